@@ -1,0 +1,52 @@
+# framesync: build everything that speaks X (C11), run unit tests and the self-test.
+#   make            build harness, fake client, fake-wm
+#   make check      unit tests (cmocka) + self-test against fake-wm (every profile, every fault)
+#   make clean
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Icommon
+PKGS     = xcb xcb-sync xcb-composite xcb-damage xcb-xfixes xcb-render xcb-renderutil xcb-image \
+           xcb-ewmh xcb-icccm xcb-record xcb-xtest xcb-shape xcb-util
+X_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+X_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c))
+HARNESS_OBJ  := $(HARNESS_SRC:.c=.o)
+CLIENT_SRC   := $(wildcard fake-clients/*.c)
+WM_SRC       := $(wildcard fake-wm/*.c)
+UNIT_SRC     := $(wildcard harness/tests/test_*.c)
+UNIT_BIN     := $(UNIT_SRC:.c=)
+
+BINS = harness/framesync fake-clients/fake-client fake-wm/fake-wm
+
+all: $(BINS)
+
+%.o: %.c $(wildcard common/*.h harness/*.h)
+	$(CC) $(CFLAGS) $(X_CFLAGS) -c -o $@ $<
+
+harness/framesync: harness/main.o $(HARNESS_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
+
+fake-clients/fake-client: $(CLIENT_SRC:.c=.o)
+	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
+
+fake-wm/fake-wm: $(WM_SRC:.c=.o)
+	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
+
+harness/tests/test_%: harness/tests/test_%.o $(HARNESS_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(X_LIBS) -lm
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; ./$$t; done
+
+selftest: all
+	./tests/selftest.sh
+
+check: all unit selftest
+
+clean:
+	rm -f $(BINS) $(UNIT_BIN) harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o
+
+.PHONY: all unit selftest check clean
+.SECONDARY:
