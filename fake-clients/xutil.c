@@ -1,0 +1,111 @@
+/* Small X helpers: round trips, the checked requests of a command, atoms, painting, and the
+ * SYNC 64-bit value conversions. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake-client.h"
+
+bool round_trip(struct client *cl)
+{
+    /* A reply to GetInputFocus means the server has processed every request sent before it. */
+    xcb_get_input_focus_reply_t *r =
+        xcb_get_input_focus_reply(cl->c, xcb_get_input_focus(cl->c), NULL);
+    if (!r)
+        return false;
+    free(r);
+    return true;
+}
+
+void cmd_track(struct cmd *cmd, xcb_void_cookie_t cookie)
+{
+    if (!cmd)
+        return;
+    if (cmd->ncookies < FC_MAX_TRACKED)
+        cmd->cookies[cmd->ncookies++] = cookie;
+}
+
+bool cmd_check(struct client *cl, struct cmd *cmd, char *msg, size_t len)
+{
+    /* Called after a round trip, so no check below waits on the server.  Every cookie must be
+     * checked (xcb keeps the error until then); the first error is the one reported. */
+    bool ok = true;
+    for (int i = 0; i < cmd->ncookies; i++) {
+        xcb_generic_error_t *e = xcb_request_check(cl->c, cmd->cookies[i]);
+        if (e && ok) {
+            x_error_text(msg, len, e);
+            ok = false;
+        }
+        free(e);
+    }
+    cmd->ncookies = 0;
+    return ok;
+}
+
+xcb_atom_t intern(struct client *cl, const char *name, bool only_if_exists)
+{
+    xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(
+        cl->c, xcb_intern_atom(cl->c, only_if_exists, (uint16_t)strlen(name), name), NULL);
+    if (!r)
+        return XCB_ATOM_NONE;
+    xcb_atom_t a = r->atom;
+    free(r);
+    return a;
+}
+
+static uint32_t scale_into_mask(uint32_t component8, uint32_t mask)
+{
+    if (!mask)
+        return 0;
+    int shift = __builtin_ctz(mask);
+    int bits = __builtin_popcount(mask);
+    uint32_t v = bits >= 8 ? component8 << (bits - 8) : component8 >> (8 - bits);
+    return (v << shift) & mask;
+}
+
+uint32_t rgb_to_pixel(const struct client *cl, uint32_t rgb)
+{
+    /* The pixel oracle reads 0xRRGGBB back from the root; on a 24-bit TrueColor visual the pixel
+     * is the RGB value itself, the masks keep it right on any other TrueColor layout. */
+    const xcb_visualtype_t *v = cl->visual;
+    if (!v || (v->_class != XCB_VISUAL_CLASS_TRUE_COLOR &&
+               v->_class != XCB_VISUAL_CLASS_DIRECT_COLOR))
+        return rgb;
+    return scale_into_mask((rgb >> 16) & 0xFF, v->red_mask) |
+           scale_into_mask((rgb >> 8) & 0xFF, v->green_mask) |
+           scale_into_mask(rgb & 0xFF, v->blue_mask);
+}
+
+xcb_void_cookie_t paint(struct client *cl, uint32_t rgb, bool checked)
+{
+    /* One rectangle larger than any window: the fill covers the whole window whatever size the
+     * server has just given it, without racing against our own idea of the size. */
+    uint32_t fg = rgb_to_pixel(cl, rgb);
+    xcb_change_gc(cl->c, cl->gc, XCB_GC_FOREGROUND, &fg);
+    xcb_rectangle_t all = {0, 0, 65535, 65535};
+    cl->colour = rgb;
+    cl->painted = true;
+    return checked ? xcb_poly_fill_rectangle_checked(cl->c, cl->win, cl->gc, 1, &all)
+                   : xcb_poly_fill_rectangle(cl->c, cl->win, cl->gc, 1, &all);
+}
+
+void repaint_current(struct client *cl)
+{
+    if (!cl->win || !cl->painted)
+        return;
+    /* Not a command's request: an error here is an asynchronous x-error. */
+    paint(cl, cl->colour, false);
+}
+
+int64_t sync_value(xcb_sync_int64_t v)
+{
+    return (int64_t)(((uint64_t)(uint32_t)v.hi << 32) | (uint64_t)v.lo);
+}
+
+xcb_sync_int64_t sync_int64(int64_t v)
+{
+    xcb_sync_int64_t r;
+    r.hi = (int32_t)(uint32_t)((uint64_t)v >> 32);
+    r.lo = (uint32_t)((uint64_t)v & 0xFFFFFFFFu);
+    return r;
+}
