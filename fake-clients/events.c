@@ -76,6 +76,10 @@ void events_dispatch(struct client *cl, xcb_generic_event_t *ev)
         const xcb_expose_event_t *x = (const xcb_expose_event_t *)ev;
         record("expose", "window=%u x=%u y=%u width=%u height=%u count=%u sendevent=%d", x->window,
                x->x, x->y, x->width, x->height, x->count, se);
+        /* An unmapped window keeps no pixels, so a fill before `map` is lost; like any real
+         * client, repaint the current frame when the server says the contents are gone. */
+        if (x->window == cl->win && x->count == 0)
+            repaint_current(cl);
         break;
     }
     case XCB_PROPERTY_NOTIFY:
