@@ -1,0 +1,271 @@
+/* fake-wm: shared state and the interfaces between its parts.
+ *
+ * One process, one thread, two X connections:
+ *   wm.c   - the window manager connection `X.c`: WM_S0, SubstructureRedirect, MapRequest /
+ *            ConfigureRequest, the sync request protocol, counters and alarms.
+ *   composite.c - the compositor connection `X.pc`: _NET_WM_CM_S0, Composite redirection,
+ *            DAMAGE, XRender painting into the overlay window, SYNC fences.  Fence waits
+ *            (AwaitFence) block only this connection, so the WM keeps working while the
+ *            compositor waits, as glWaitSync would block only the GPU.
+ * See README.md for the behaviour; this header only describes the code.
+ */
+#ifndef FAKEWM_H
+#define FAKEWM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <xcb/xcb.h>
+#include <xcb/sync.h>
+#include <xcb/render.h>
+#include <xcb/damage.h>
+
+/* ---- options (main.c) ---- */
+enum profile { PROFILE_EWMH15, PROFILE_DRAFT2011, PROFILE_DEFACTO };
+
+struct options {
+    enum profile profile;
+    int refresh_hz;
+    int sync_timeout_ms;
+    bool compress;
+    bool composite;
+    bool verbose;
+};
+extern struct options opt;
+
+const char *profile_name(enum profile p);
+/* the profile has an extended form (two counters, delimited updates, drawn messages) */
+static inline bool profile_extended(void) { return opt.profile != PROFILE_EWMH15; }
+
+/* ---- faults (faults.c): the single table of names, clauses and descriptions ---- */
+enum fault_id {
+    F_SYNC_TO_ALL,
+    F_WRONG_MESSAGE_TYPE,
+    F_L4_NONZERO_BASIC,
+    F_NO_TIMESTAMP,
+    F_REQUEST_AFTER_CONFIGURE,
+    F_VALUE_ZERO,
+    F_VALUE_NOT_INCREASING,
+    F_NO_SET_AT_MANAGE,
+    F_NO_WAIT,
+    F_SINGLE_COUNTER_EXTENDED,
+    F_USE_FIRST_COUNTER,
+    F_RESET_EXTENDED,
+    F_NO_QUERY_INITIAL,
+    F_IGNORE_SPONTANEOUS,
+    F_ODD_VALUE,
+    F_SMALL_INCREMENT,
+    F_INCREMENT_100_DEFACTO,
+    F_NO_L4_MARKER,
+    F_PAINT_WHILE_ODD,
+    F_PAINT_ODD_MAP,
+    F_BLOCK_FOREVER,
+    F_BLOCK_ALL,
+    F_NO_DRAWN,
+    F_DRAWN_BEFORE_PAINT,
+    F_DRAWN_WRONG_VALUE,
+    F_NO_FIRST_DRAWN,
+    F_DRAWN_DUPLICATE,
+    F_DRAWN_MILLISECONDS,
+    F_NO_FRAME_TIMINGS,
+    F_NOT_ADVERTISED,
+    F_ADVERTISED_NOT_SENT,
+    F_WRONG_FENCE,
+    F_NO_FENCE_WAIT,
+    F_NO_OWN_FENCE,
+    F_COUNT
+};
+struct fault_desc {
+    enum fault_id id;
+    const char *name;
+    const char *clause;
+    const char *what;
+};
+extern const struct fault_desc fault_table[F_COUNT];
+extern bool fault_on[F_COUNT];
+#define FAULT(x) (fault_on[F_##x])
+int fault_lookup(const char *name); /* index or -1 */
+void faults_list(void);             /* --list-faults */
+void faults_describe(char *buf, size_t n); /* "a,b" or "none" */
+
+/* ---- logging (log.c) ---- */
+void logmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void logv(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* only with --verbose */
+void log_x_error(const char *conn, const xcb_generic_error_t *e);
+
+/* ---- X state (main.c) ---- */
+enum atom_id {
+    A_WM_PROTOCOLS, A_WM_S0, A_MANAGER, A_WM_STATE, A_UTF8_STRING,
+    A_NET_SUPPORTED, A_NET_SUPPORTING_WM_CHECK, A_NET_WM_NAME,
+    A_NET_WM_SYNC_REQUEST, A_NET_WM_SYNC_REQUEST_COUNTER,
+    A_NET_WM_SYNC_DRAWN, A_NET_WM_SYNC_FENCES,
+    A_NET_WM_FRAME_DRAWN, A_NET_WM_FRAME_TIMINGS,
+    A_NET_WM_CM_S0, A_FAKE_WM_TIMESTAMP, A_FAKE_WM_PAINT_STAMP,
+    A_COUNT
+};
+
+struct xstate {
+    xcb_connection_t *c;   /* window manager connection */
+    xcb_connection_t *pc;  /* compositor connection (NULL with --no-composite) */
+    xcb_screen_t *screen;  /* of c */
+    xcb_window_t root;
+    xcb_atom_t atom[A_COUNT];
+    xcb_window_t check_win;   /* _NET_SUPPORTING_WM_CHECK and WM_S0 owner (on c) */
+    uint8_t sync_event_base;  /* on c */
+    xcb_timestamp_t last_time; /* server time of the latest event seen (never 0 after start) */
+};
+extern struct xstate X;
+static inline xcb_atom_t atom(enum atom_id a) { return X.atom[a]; }
+void note_time(xcb_timestamp_t t);
+
+/* ---- windows (wm.c) ---- */
+enum form { FORM_NONE, FORM_BASIC, FORM_EXTENDED };
+const char *form_name(enum form f);
+
+/* a counter followed with two alarms (PositiveComparison at v+1, NegativeComparison at v-1) */
+struct follow {
+    xcb_sync_counter_t counter;
+    xcb_sync_alarm_t up, down;
+    int64_t value;
+    bool active;
+};
+
+#define MAX_PENDING_DRAWN 64
+#define MAX_FENCES 64
+
+struct configure_req {
+    uint16_t mask;
+    int16_t x, y;
+    uint16_t width, height, border_width;
+    xcb_window_t sibling;
+    uint8_t stack_mode;
+};
+
+struct win {
+    xcb_window_t id;
+    bool override_redirect;
+    bool mapped;          /* as the server says (MapNotify / UnmapNotify) */
+    bool managed;         /* went through MapRequest (or adopted at start-up) */
+    bool destroyed;
+    int16_t x, y;         /* geometry from ConfigureNotify */
+    uint16_t w, h, bw;
+    uint16_t wm_w, wm_h;  /* the size fake-wm last gave it (for "does this request resize?") */
+    uint8_t depth;
+    xcb_visualid_t visual;
+
+    /* sync request protocol (syncreq.c) */
+    enum form form;
+    xcb_sync_counter_t counter1, counter2; /* as read from the property */
+    xcb_sync_counter_t req_counter;  /* the one the requests are about */
+    int64_t basic_value;      /* basic form: the WM's current value (0 at first) */
+    int nrequests;
+    int64_t last_requested;
+    bool have_requested;
+    int64_t seen_for_request; /* extended: "last value seen", base of the next request */
+    bool waiting;
+    int64_t wait_value;
+    int64_t wait_deadline;    /* clock_now_us() */
+    xcb_sync_alarm_t wait_alarm;
+    bool queued;
+    struct configure_req queue;
+    struct follow freq;       /* extended: follows req_counter */
+    struct follow fupd;       /* extended: follows the update counter (counter2) */
+
+    /* delimited updates (composite.c) */
+    bool odd;
+    int64_t odd_since;
+    bool hold_expired;
+    bool odd_from_map;        /* this odd period began before the window was first shown */
+
+    /* drawn messages (drawn.c) */
+    bool first_drawn_needed;  /* mapped, no message sent yet for the first draw */
+    int64_t pending[MAX_PENDING_DRAWN]; /* completed updates not yet shown */
+    int npending;
+
+    /* fences (fences.c) */
+    xcb_sync_fence_t fences[MAX_FENCES];
+    int nfences;
+
+    /* compositing (composite.c) */
+    xcb_damage_damage_t damage;
+    xcb_pixmap_t live_pix;
+    xcb_render_picture_t live_pic;
+    xcb_pixmap_t saved_pix;
+    xcb_render_picture_t saved_pic;
+    uint16_t saved_w, saved_h;
+    xcb_render_pictformat_t format;
+    bool argb;
+    bool dirty;       /* damaged since the saved copy was taken */
+    bool shown;       /* has a saved copy (was painted since it was mapped) */
+};
+
+/* all toplevels (children of the root), bottom to top */
+extern struct win **stack;
+extern int nstack;
+struct win *win_find(xcb_window_t id);
+
+void wm_start(void);                    /* selections, check window, redirect */
+void wm_note_own_window(xcb_window_t id); /* not a client: never managed or painted */
+void wm_handle_event(xcb_generic_event_t *ev);
+void wm_apply_configure(struct win *w, const struct configure_req *r);
+void wm_check_timers(int64_t now);
+int64_t wm_next_deadline(void);
+
+/* ---- sync request protocol (syncreq.c) ---- */
+void sync_manage(struct win *w);                 /* read properties, choose form, set counter */
+void sync_unmanage(struct win *w);               /* free alarms */
+void sync_configure_request(struct win *w, const struct configure_req *r);
+void sync_wait_done(struct win *w, const char *why);
+bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev);
+void sync_check_timers(int64_t now);
+int64_t sync_next_deadline(void);
+
+/* ---- counters and alarms (counters.c) ---- */
+bool counter_query(xcb_sync_counter_t c, int64_t *value);   /* false: not a counter */
+void counter_set(xcb_sync_counter_t c, int64_t value);
+xcb_sync_alarm_t alarm_create(xcb_sync_counter_t c, int64_t value, uint32_t test, int64_t delta);
+void alarm_change(xcb_sync_alarm_t a, int64_t value);
+void alarm_destroy(xcb_sync_alarm_t a);
+void follow_start(struct follow *f, xcb_sync_counter_t c, int64_t value);
+void follow_stop(struct follow *f);
+void follow_rearm(struct follow *f);
+static inline int64_t i64_of(xcb_sync_int64_t v) { return (int64_t)(((uint64_t)(uint32_t)v.hi << 32) | v.lo); }
+static inline xcb_sync_int64_t i64_to(int64_t v) { xcb_sync_int64_t r = { .hi = (int32_t)(v >> 32), .lo = (uint32_t)v }; return r; }
+
+/* ---- compositing (composite.c) ---- */
+void comp_start(void);
+void comp_handle_event(xcb_generic_event_t *ev);
+void comp_window_mapped(struct win *w);
+void comp_window_unmapped(struct win *w);
+void comp_window_configured(struct win *w, bool resized, bool moved_or_restacked);
+void comp_window_destroyed(struct win *w);
+void comp_counter_changed(struct win *w, int64_t old, int64_t value); /* update counter */
+void comp_counter_gone(struct win *w);
+void comp_schedule(void);            /* something changed: repaint at the next refresh */
+void comp_tick(int64_t now);         /* paint if due */
+int64_t comp_next_deadline(void);
+int comp_fd(void);
+
+/* ---- drawn messages (drawn.c) ---- */
+bool drawn_enabled_for(const struct win *w);   /* extended window, compositing, profile */
+void drawn_window_mapped(struct win *w, int64_t value, bool odd);
+void drawn_update_completed(struct win *w, int64_t value);
+/* a paint is being issued: collect what it shows; returns an id for drawn_paint_done */
+void drawn_collect(struct win *w, int paint_slot);
+void drawn_paint_done(int paint_slot, xcb_timestamp_t server_time);
+void drawn_forget(struct win *w);
+
+/* ---- fences (fences.c) ---- */
+void fences_read(struct win *w);                 /* at map */
+void fences_start(void);                         /* own fence (compositor connection) */
+/* before snapshotting update N of w: AwaitFence on the client fence or own fence;
+ * returns the client fence awaited (for the timeout) or XCB_NONE */
+xcb_sync_fence_t fences_before_update(struct win *w, int64_t n);
+void fences_after_update(xcb_sync_fence_t f);
+void fences_own_before_paint(void);              /* damage outside updates */
+void fences_timeout(xcb_sync_fence_t f, const struct win *w);
+
+/* ---- helpers (main.c) ---- */
+int64_t now_us(void);
+void x_flush(void);
+bool connection_ok(void);
+#endif

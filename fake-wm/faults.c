@@ -1,0 +1,109 @@
+/* The fault table: one row per `--inject FAULT`, shared by --list-faults and the code
+ * (which tests FAULT(NAME)).  Each fault breaks exactly one clause of cases/clauses.txt. */
+#include "fakewm.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct fault_desc fault_table[F_COUNT] = {
+    {F_SYNC_TO_ALL, "sync-to-all", "ewmh-1.5/basic/participation",
+     "sends requests also to windows that do not list _NET_WM_SYNC_REQUEST"},
+    {F_WRONG_MESSAGE_TYPE, "wrong-message-type", "ewmh-1.5/basic/request-message",
+     "message_type is _NET_WM_SYNC_REQUEST instead of WM_PROTOCOLS"},
+    {F_L4_NONZERO_BASIC, "l4-nonzero-basic", "ewmh-1.5/basic/request-message",
+     "l[4] = 1 in the basic form"},
+    {F_NO_TIMESTAMP, "no-timestamp", "ewmh-1.5/basic/request-message",
+     "l[1] = 0 (CurrentTime)"},
+    {F_REQUEST_AFTER_CONFIGURE, "request-after-configure", "ewmh-1.5/basic/request-before-configure",
+     "configures first, then sends the request"},
+    {F_VALUE_ZERO, "value-zero", "ewmh-1.5/basic/value-nonzero",
+     "the first request value is 0"},
+    {F_VALUE_NOT_INCREASING, "value-not-increasing", "ewmh-1.5/basic/value-increases",
+     "every request has the value 1"},
+    {F_NO_SET_AT_MANAGE, "no-set-at-manage", "ewmh-1.5/basic/set-at-manage",
+     "does not set the counter at manage"},
+    {F_NO_WAIT, "no-wait", "ewmh-1.5/basic/wait-for-counter",
+     "applies queued resizes without waiting for the counter"},
+    {F_SINGLE_COUNTER_EXTENDED, "single-counter-extended", "draft-2011/forms/one-counter-basic",
+     "treats a single counter as the extended form"},
+    {F_USE_FIRST_COUNTER, "use-first-counter", "draft-2011/extended/second-counter",
+     "uses the first counter of an extended window"},
+    {F_RESET_EXTENDED, "reset-extended", "draft-2011/extended/no-reset",
+     "sets the extended counter at manage (like the basic form)"},
+    {F_NO_QUERY_INITIAL, "no-query-initial", "draft-2011/extended/initial-value",
+     "assumes the initial value is 0 instead of querying it"},
+    {F_IGNORE_SPONTANEOUS, "ignore-spontaneous", "draft-2011/extended/last-value-seen",
+     "does not follow the counter with an alarm: last seen = last value it asked for"},
+    {F_ODD_VALUE, "odd-value", "draft-2011/extended/even-value",
+     "the request value is odd (last seen + 101)"},
+    {F_SMALL_INCREMENT, "small-increment", "draft-2011/extended/plus-100",
+     "even but only last seen + 2"},
+    {F_INCREMENT_100_DEFACTO, "increment-100-defacto", "de-facto/extended/plus-240",
+     "uses +100 in de-facto"},
+    {F_NO_L4_MARKER, "no-l4-marker", "de-facto/extended/l4-marker",
+     "l[4] = 0 in de-facto extended requests"},
+    {F_PAINT_WHILE_ODD, "paint-while-odd", "draft-2011/delimited/hold-while-odd",
+     "repaints a window whose counter is odd"},
+    {F_PAINT_ODD_MAP, "paint-odd-map", "draft-2011/delimited/map-odd",
+     "shows a window mapped with an odd counter at once"},
+    {F_BLOCK_FOREVER, "block-forever", "draft-2011/delimited/not-indefinitely",
+     "holds an odd window forever"},
+    {F_BLOCK_ALL, "block-all", "draft-2011/delimited/others-not-held",
+     "stops painting every window while one is odd"},
+    {F_NO_DRAWN, "no-drawn", "draft-2011/drawn/after-update",
+     "never sends a drawn message after an update"},
+    {F_DRAWN_BEFORE_PAINT, "drawn-before-paint", "draft-2011/drawn/after-paint",
+     "sends the drawn message when the counter goes even, before the repaint"},
+    {F_DRAWN_WRONG_VALUE, "drawn-wrong-value", "draft-2011/drawn/value",
+     "the value in the drawn message is off by 2"},
+    {F_NO_FIRST_DRAWN, "no-first-drawn", "draft-2011/drawn/first-map",
+     "no drawn message after the first paint of a newly mapped extended window"},
+    {F_DRAWN_DUPLICATE, "drawn-duplicate", "draft-2011/drawn/once",
+     "sends each drawn message twice"},
+    {F_DRAWN_MILLISECONDS, "drawn-milliseconds", "de-facto/frame-drawn/microseconds",
+     "the drawn time in milliseconds instead of microseconds"},
+    {F_NO_FRAME_TIMINGS, "no-frame-timings", "de-facto/frame-timings/after-drawn",
+     "no _NET_WM_FRAME_TIMINGS after _NET_WM_FRAME_DRAWN"},
+    {F_NOT_ADVERTISED, "not-advertised", "draft-2011/drawn/advertised",
+     "sends drawn messages but does not list the atom in _NET_SUPPORTED"},
+    {F_ADVERTISED_NOT_SENT, "advertised-not-sent", "draft-2011/drawn/advertised",
+     "lists the atom but never sends the message"},
+    {F_WRONG_FENCE, "wrong-fence", "draft-2011/fences/index",
+     "waits on the fence at index (N/2 + 1) % L"},
+    {F_NO_FENCE_WAIT, "no-fence-wait", "draft-2011/fences/wait",
+     "does not wait on fences at all"},
+    {F_NO_OWN_FENCE, "no-own-fence", "draft-2011/fences/own-fence",
+     "no fence of its own for damage outside updates"},
+};
+
+bool fault_on[F_COUNT];
+
+int fault_lookup(const char *name)
+{
+    for (int i = 0; i < F_COUNT; i++)
+        if (strcmp(fault_table[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+void faults_list(void)
+{
+    for (int i = 0; i < F_COUNT; i++)
+        printf("%s\t%s\t%s\n", fault_table[i].name, fault_table[i].clause, fault_table[i].what);
+}
+
+void faults_describe(char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < F_COUNT; i++) {
+        if (!fault_on[i])
+            continue;
+        int k = snprintf(buf + used, n - used, "%s%s", used ? "," : "", fault_table[i].name);
+        if (k < 0 || (size_t)k >= n - used)
+            break;
+        used += (size_t)k;
+    }
+    if (!used)
+        snprintf(buf, n, "none");
+}

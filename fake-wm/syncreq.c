@@ -1,0 +1,424 @@
+/* The _NET_WM_SYNC_REQUEST protocol: which form a window uses, setting the counter at manage,
+ * choosing request values, sending the request before the ConfigureNotify, waiting for the
+ * counter with an alarm (with a timeout), and queueing resizes meanwhile. */
+#include "fakewm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- reading the properties ---- */
+static bool lists_sync_protocol(xcb_window_t id)
+{
+    xcb_get_property_reply_t *r = xcb_get_property_reply(
+        X.c, xcb_get_property(X.c, 0, id, atom(A_WM_PROTOCOLS), XCB_ATOM_ATOM, 0, 64), NULL);
+    bool found = false;
+    if (r && r->type == XCB_ATOM_ATOM && r->format == 32) {
+        const xcb_atom_t *a = xcb_get_property_value(r);
+        int n = xcb_get_property_value_length(r) / 4;
+        for (int i = 0; i < n; i++)
+            if (a[i] == atom(A_NET_WM_SYNC_REQUEST))
+                found = true;
+    }
+    free(r);
+    return found;
+}
+
+/* returns the number of counters read (0: none or invalid); logs why */
+static int read_counter_property(struct win *w, xcb_sync_counter_t out[2])
+{
+    xcb_get_property_reply_t *r = xcb_get_property_reply(
+        X.c,
+        xcb_get_property(X.c, 0, w->id, atom(A_NET_WM_SYNC_REQUEST_COUNTER), XCB_GET_PROPERTY_TYPE_ANY, 0, 64),
+        NULL);
+    int n = 0;
+    if (!r || r->type == XCB_NONE) {
+        logmsg("window %u: no _NET_WM_SYNC_REQUEST_COUNTER: no sync for this window", w->id);
+    } else if (r->type != XCB_ATOM_CARDINAL || r->format != 32) {
+        logmsg("window %u: _NET_WM_SYNC_REQUEST_COUNTER has type %u format %u, not CARDINAL/32: "
+               "ignored, no sync for this window",
+               w->id, r->type, r->format);
+    } else {
+        const uint32_t *v = xcb_get_property_value(r);
+        int items = xcb_get_property_value_length(r) / 4;
+        if (items == 0) {
+            logmsg("window %u: _NET_WM_SYNC_REQUEST_COUNTER has no items: no sync for this window", w->id);
+        } else {
+            if (items > 2)
+                logmsg("window %u: _NET_WM_SYNC_REQUEST_COUNTER has %d items: using the first two",
+                       w->id, items);
+            n = items > 2 ? 2 : items;
+            for (int i = 0; i < n; i++)
+                out[i] = v[i];
+        }
+    }
+    free(r);
+    return n;
+}
+
+/* ---- manage ---- */
+void sync_manage(struct win *w)
+{
+    w->form = FORM_NONE;
+    w->req_counter = XCB_NONE;
+    w->counter1 = w->counter2 = XCB_NONE;
+    w->waiting = false;
+    w->queued = false;
+
+    bool listed = lists_sync_protocol(w->id);
+    if (!listed && !FAULT(SYNC_TO_ALL)) {
+        logmsg("window %u: managed, form=none (does not list _NET_WM_SYNC_REQUEST in WM_PROTOCOLS: no "
+               "requests)",
+               w->id);
+        return;
+    }
+    if (!listed)
+        logmsg("window %u: does not list _NET_WM_SYNC_REQUEST; fault sync-to-all: using the protocol anyway",
+               w->id);
+
+    xcb_sync_counter_t ctr[2] = {XCB_NONE, XCB_NONE};
+    int n = read_counter_property(w, ctr);
+    if (n == 0) {
+        if (FAULT(SYNC_TO_ALL)) {
+            /* requests without a counter: nothing to set or wait for */
+            w->form = FORM_BASIC;
+            logmsg("window %u: managed, form=basic without a counter (fault sync-to-all)", w->id);
+        }
+        return;
+    }
+
+    bool extended = profile_extended() && (n == 2 || FAULT(SINGLE_COUNTER_EXTENDED));
+    if (!extended) {
+        /* basic form: the only counter, or the first of two (ewmh-1.5 has no extended form) */
+        w->counter1 = ctr[0];
+        int64_t cur;
+        if (!counter_query(ctr[0], &cur)) {
+            logmsg("window %u: counter %u is not a valid XSync counter: no sync for this window", w->id, ctr[0]);
+            return;
+        }
+        w->form = FORM_BASIC;
+        w->req_counter = ctr[0];
+        if (FAULT(NO_SET_AT_MANAGE)) {
+            logmsg("window %u: managed, form=basic counter=%u value=%lld; not set at manage (fault no-set-at-manage)",
+                   w->id, ctr[0], (long long)cur);
+        } else {
+            counter_set(ctr[0], w->basic_value);
+            logmsg("window %u: managed, form=basic counter=%u value=%lld; set to %lld", w->id, ctr[0],
+                   (long long)cur, (long long)w->basic_value);
+        }
+        return;
+    }
+
+    /* extended form */
+    if (n == 1) {
+        w->counter1 = XCB_NONE;
+        w->counter2 = ctr[0];
+        logmsg("window %u: one counter, treated as the extended form (fault single-counter-extended)", w->id);
+    } else {
+        w->counter1 = ctr[0];
+        w->counter2 = ctr[1];
+    }
+    xcb_sync_counter_t upd = w->counter2;
+    xcb_sync_counter_t req = (FAULT(USE_FIRST_COUNTER) && w->counter1) ? w->counter1 : w->counter2;
+    if (FAULT(RESET_EXTENDED)) {
+        int64_t v = w->have_requested ? w->last_requested : 0;
+        counter_set(upd, v);
+        logmsg("window %u: set the extended counter %u to %lld at manage (fault reset-extended)", w->id, upd,
+               (long long)v);
+    }
+    int64_t uval = 0, rval = 0;
+    if (!counter_query(upd, &uval)) {
+        logmsg("window %u: second counter %u is not a valid XSync counter: no sync for this window", w->id, upd);
+        return;
+    }
+    if (req != upd && !counter_query(req, &rval)) {
+        logmsg("window %u: first counter %u is not a valid XSync counter: no sync for this window", w->id, req);
+        return;
+    }
+    if (req == upd)
+        rval = uval;
+    w->form = FORM_EXTENDED;
+    w->req_counter = req;
+    follow_start(&w->fupd, upd, uval);
+    if (req != upd)
+        follow_start(&w->freq, req, rval);
+    if (FAULT(NO_QUERY_INITIAL)) {
+        w->seen_for_request = 0;
+        logmsg("window %u: taking 0 as the initial value instead of %lld (fault no-query-initial)", w->id,
+               (long long)rval);
+    } else if (FAULT(IGNORE_SPONTANEOUS) && w->have_requested) {
+        w->seen_for_request = w->last_requested;
+    } else {
+        w->seen_for_request = rval;
+    }
+    /* delimited updates start from the value at map */
+    w->odd = (uval & 1) != 0;
+    w->odd_since = now_us();
+    w->hold_expired = false;
+    w->odd_from_map = w->odd;
+    if (req != upd)
+        logmsg("window %u: managed, form=extended counter=%u value=%lld; requests use the first counter %u "
+               "value=%lld (fault use-first-counter)",
+               w->id, upd, (long long)uval, req, (long long)rval);
+    else
+        logmsg("window %u: managed, form=extended counter=%u value=%lld%s; first counter %u left alone", w->id,
+               upd, (long long)uval, w->odd ? " (odd: update in progress)" : "", w->counter1);
+}
+
+void sync_unmanage(struct win *w)
+{
+    if (w->waiting) {
+        alarm_destroy(w->wait_alarm);
+        w->wait_alarm = XCB_NONE;
+        w->waiting = false;
+    }
+    follow_stop(&w->fupd);
+    follow_stop(&w->freq);
+    if (w->queued && !w->destroyed) {
+        /* the window is no longer managed: what it asked for is applied as it is */
+        w->queued = false;
+        wm_apply_configure(w, &w->queue);
+    }
+    w->queued = false;
+    w->form = FORM_NONE;
+    w->req_counter = XCB_NONE;
+}
+
+/* ---- requests ---- */
+static int64_t round_up_even(int64_t v) { return (v & 1) ? v + 1 : v; }
+
+static int64_t next_value(struct win *w)
+{
+    if (w->form == FORM_BASIC) {
+        int64_t v = w->basic_value + 1;
+        if (FAULT(VALUE_ZERO) && w->nrequests == 0)
+            v = 0;
+        if (FAULT(VALUE_NOT_INCREASING))
+            v = 1;
+        w->basic_value = v;
+        return v;
+    }
+    int64_t inc = 100;
+    if (opt.profile == PROFILE_DEFACTO && !FAULT(INCREMENT_100_DEFACTO))
+        inc = 240;
+    if (FAULT(SMALL_INCREMENT))
+        inc = 2;
+    int64_t v = round_up_even(w->seen_for_request + inc);
+    /* after a timeout the client has not reached the last value: never ask for it again (a late
+     * answer to the old request must not look like an answer to the new one) */
+    if (w->have_requested && v <= w->last_requested && !FAULT(SMALL_INCREMENT))
+        v = round_up_even(w->last_requested + 2);
+    if (FAULT(ODD_VALUE))
+        v += 1;
+    return v;
+}
+
+static void send_request(struct win *w, int64_t v)
+{
+    xcb_client_message_event_t m;
+    memset(&m, 0, sizeof m);
+    m.response_type = XCB_CLIENT_MESSAGE;
+    m.format = 32;
+    m.window = w->id;
+    m.type = FAULT(WRONG_MESSAGE_TYPE) ? atom(A_NET_WM_SYNC_REQUEST) : atom(A_WM_PROTOCOLS);
+    m.data.data32[0] = atom(A_NET_WM_SYNC_REQUEST);
+    m.data.data32[1] = FAULT(NO_TIMESTAMP) ? XCB_CURRENT_TIME : X.last_time;
+    m.data.data32[2] = (uint32_t)((uint64_t)v & 0xffffffffu);
+    m.data.data32[3] = (uint32_t)((uint64_t)v >> 32);
+    uint32_t l4 = 0;
+    if (w->form == FORM_BASIC)
+        l4 = FAULT(L4_NONZERO_BASIC) ? 1 : 0;
+    else if (opt.profile == PROFILE_DEFACTO)
+        l4 = FAULT(NO_L4_MARKER) ? 0 : 1;
+    m.data.data32[4] = l4;
+    xcb_send_event(X.c, 0, w->id, XCB_EVENT_MASK_NO_EVENT, (const char *)&m);
+    logmsg("window %u: sync request value=%lld form=%s l1=%u l4=%u", w->id, (long long)v, form_name(w->form),
+           m.data.data32[1], l4);
+}
+
+static bool is_resize(const struct win *w, const struct configure_req *r)
+{
+    return ((r->mask & XCB_CONFIG_WINDOW_WIDTH) && r->width != w->wm_w) ||
+           ((r->mask & XCB_CONFIG_WINDOW_HEIGHT) && r->height != w->wm_h);
+}
+
+static void merge_queue(struct configure_req *q, const struct configure_req *r)
+{
+    if (r->mask & XCB_CONFIG_WINDOW_X) q->x = r->x;
+    if (r->mask & XCB_CONFIG_WINDOW_Y) q->y = r->y;
+    if (r->mask & XCB_CONFIG_WINDOW_WIDTH) q->width = r->width;
+    if (r->mask & XCB_CONFIG_WINDOW_HEIGHT) q->height = r->height;
+    if (r->mask & XCB_CONFIG_WINDOW_BORDER_WIDTH) q->border_width = r->border_width;
+    if (r->mask & XCB_CONFIG_WINDOW_SIBLING) q->sibling = r->sibling;
+    if (r->mask & XCB_CONFIG_WINDOW_STACK_MODE) q->stack_mode = r->stack_mode;
+    q->mask |= r->mask;
+}
+
+void sync_configure_request(struct win *w, const struct configure_req *r)
+{
+    bool resize = is_resize(w, r);
+    if (w->form == FORM_NONE || !resize) {
+        wm_apply_configure(w, r);
+        if (w->form != FORM_NONE)
+            logv("window %u: ConfigureRequest without a size change applied at once", w->id);
+        return;
+    }
+    if (w->waiting) {
+        if (!w->queued) {
+            w->queue = *r;
+            w->queued = true;
+        } else {
+            merge_queue(&w->queue, r);
+        }
+        logmsg("window %u: resize to %ux%u queued (waiting for counter %u to reach %lld)", w->id,
+               (r->mask & XCB_CONFIG_WINDOW_WIDTH) ? r->width : w->wm_w,
+               (r->mask & XCB_CONFIG_WINDOW_HEIGHT) ? r->height : w->wm_h, w->req_counter,
+               (long long)w->wait_value);
+        return;
+    }
+
+    int64_t v = next_value(w);
+    if (FAULT(REQUEST_AFTER_CONFIGURE)) {
+        wm_apply_configure(w, r);
+        send_request(w, v);
+        logmsg("window %u: configured before the request (fault request-after-configure)", w->id);
+    } else {
+        send_request(w, v);
+        wm_apply_configure(w, r);
+    }
+    w->nrequests++;
+    w->last_requested = v;
+    w->have_requested = true;
+    if (w->form == FORM_EXTENDED && FAULT(IGNORE_SPONTANEOUS))
+        w->seen_for_request = v;
+    logmsg("window %u: resized to %ux%u", w->id, w->wm_w, w->wm_h);
+
+    if (w->req_counter == XCB_NONE)
+        return; /* sync-to-all without a counter: nothing to wait for */
+    if (FAULT(NO_WAIT)) {
+        logmsg("window %u: not waiting for counter %u (fault no-wait)", w->id, w->req_counter);
+        return;
+    }
+    w->waiting = true;
+    w->wait_value = v;
+    w->wait_deadline = now_us() + (int64_t)opt.sync_timeout_ms * 1000;
+    w->wait_alarm = alarm_create(w->req_counter, v, XCB_SYNC_TESTTYPE_POSITIVE_COMPARISON, 0);
+}
+
+void sync_wait_done(struct win *w, const char *why)
+{
+    if (!w->waiting)
+        return;
+    alarm_destroy(w->wait_alarm);
+    w->wait_alarm = XCB_NONE;
+    w->waiting = false;
+    (void)why;
+    if (w->queued) {
+        struct configure_req q = w->queue;
+        w->queued = false;
+        logmsg("window %u: applying the queued configure", w->id);
+        sync_configure_request(w, &q);
+    }
+}
+
+static void counter_gone(struct win *w, xcb_sync_counter_t c)
+{
+    logmsg("window %u: counter %u was destroyed: no sync for this window from now on", w->id, c);
+    follow_stop(&w->fupd);
+    follow_stop(&w->freq);
+    if (opt.composite)
+        comp_counter_gone(w);
+    w->req_counter = XCB_NONE;
+    if (w->waiting)
+        sync_wait_done(w, "counter destroyed");
+    w->form = FORM_NONE;
+}
+
+/* a new value of a followed counter (from its alarms, or from the wait alarm on the same counter,
+ * whichever the server reported first) */
+static void follow_update(struct win *w, struct follow *f, int64_t v)
+{
+    if (v == f->value) {
+        follow_rearm(f);
+        return;
+    }
+    int64_t old = f->value;
+    f->value = v;
+    follow_rearm(f);
+    logv("window %u: counter %u changed %lld -> %lld", w->id, f->counter, (long long)old, (long long)v);
+    bool is_req = (f == &w->freq) || (f == &w->fupd && !w->freq.active);
+    if (is_req && !FAULT(IGNORE_SPONTANEOUS))
+        w->seen_for_request = v;
+    if (f == &w->fupd && opt.composite)
+        comp_counter_changed(w, old, v);
+}
+
+static void follow_notify(struct win *w, struct follow *f, const xcb_sync_alarm_notify_event_t *ev)
+{
+    if (ev->state == XCB_SYNC_ALARMSTATE_DESTROYED) {
+        f->active = false; /* the server destroyed the alarms with the counter */
+        f->up = f->down = XCB_NONE;
+        counter_gone(w, f->counter);
+        return;
+    }
+    follow_update(w, f, i64_of(ev->counter_value));
+}
+
+bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev)
+{
+    for (int i = 0; i < nstack; i++) {
+        struct win *w = stack[i];
+        if (w->waiting && ev->alarm == w->wait_alarm) {
+            if (ev->state == XCB_SYNC_ALARMSTATE_DESTROYED) {
+                w->wait_alarm = XCB_NONE;
+                counter_gone(w, w->req_counter);
+                return true;
+            }
+            int64_t v = i64_of(ev->counter_value);
+            /* the follow alarms on this counter may report the same change later: use it now */
+            if (w->freq.active && w->freq.counter == w->req_counter)
+                follow_update(w, &w->freq, v);
+            else if (w->fupd.active && w->fupd.counter == w->req_counter)
+                follow_update(w, &w->fupd, v);
+            if (v >= w->wait_value) {
+                logmsg("window %u: counter %u reached %lld (value %lld)", w->id, w->req_counter,
+                       (long long)w->wait_value, (long long)v);
+                sync_wait_done(w, "reached");
+            }
+            return true;
+        }
+        if (w->fupd.active && (ev->alarm == w->fupd.up || ev->alarm == w->fupd.down)) {
+            follow_notify(w, &w->fupd, ev);
+            return true;
+        }
+        if (w->freq.active && (ev->alarm == w->freq.up || ev->alarm == w->freq.down)) {
+            follow_notify(w, &w->freq, ev);
+            return true;
+        }
+    }
+    logv("alarm %u: notify for an alarm no longer in use (state %u)", ev->alarm, ev->state);
+    return false;
+}
+
+void sync_check_timers(int64_t now)
+{
+    for (int i = 0; i < nstack; i++) {
+        struct win *w = stack[i];
+        if (w->waiting && now >= w->wait_deadline) {
+            logmsg("window %u: counter %u did not reach %lld after %d ms, carrying on", w->id, w->req_counter,
+                   (long long)w->wait_value, opt.sync_timeout_ms);
+            sync_wait_done(w, "timeout");
+        }
+    }
+}
+
+int64_t sync_next_deadline(void)
+{
+    int64_t d = -1;
+    for (int i = 0; i < nstack; i++) {
+        struct win *w = stack[i];
+        if (w->waiting && (d < 0 || w->wait_deadline < d))
+            d = w->wait_deadline;
+    }
+    return d;
+}

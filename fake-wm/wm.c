@@ -1,0 +1,574 @@
+/* Window management on the WM connection: WM_S0, the supporting-WM check window,
+ * _NET_SUPPORTED, SubstructureRedirect, the list of toplevels in stacking order,
+ * MapRequest / ConfigureRequest / CirculateRequest. No reparenting, no decorations. */
+#include "fakewm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct win **stack;
+int nstack;
+static int stack_cap;
+
+const char *form_name(enum form f)
+{
+    switch (f) {
+    case FORM_NONE: return "none";
+    case FORM_BASIC: return "basic";
+    case FORM_EXTENDED: return "extended";
+    }
+    return "?";
+}
+
+struct win *win_find(xcb_window_t id)
+{
+    for (int i = 0; i < nstack; i++)
+        if (stack[i]->id == id)
+            return stack[i];
+    return NULL;
+}
+
+static int stack_index(const struct win *w)
+{
+    for (int i = 0; i < nstack; i++)
+        if (stack[i] == w)
+            return i;
+    return -1;
+}
+
+static void stack_remove(struct win *w)
+{
+    int i = stack_index(w);
+    if (i < 0)
+        return;
+    memmove(&stack[i], &stack[i + 1], (size_t)(nstack - i - 1) * sizeof *stack);
+    nstack--;
+}
+
+/* insert at position pos (0 = bottom) */
+static void stack_insert(struct win *w, int pos)
+{
+    if (nstack == stack_cap) {
+        stack_cap = stack_cap ? stack_cap * 2 : 64;
+        stack = realloc(stack, (size_t)stack_cap * sizeof *stack);
+        if (!stack) {
+            logmsg("out of memory");
+            exit(1);
+        }
+    }
+    if (pos < 0 || pos > nstack)
+        pos = nstack;
+    memmove(&stack[pos + 1], &stack[pos], (size_t)(nstack - pos) * sizeof *stack);
+    stack[pos] = w;
+    nstack++;
+}
+
+/* restack w directly above sibling (XCB_NONE: at the bottom) */
+static bool stack_place_above(struct win *w, xcb_window_t sibling)
+{
+    int old = stack_index(w);
+    stack_remove(w);
+    int pos = 0;
+    if (sibling != XCB_NONE) {
+        struct win *s = win_find(sibling);
+        pos = s ? stack_index(s) + 1 : nstack;
+    }
+    stack_insert(w, pos);
+    return old != stack_index(w);
+}
+
+static bool is_own_window(xcb_window_t id);
+
+static struct win *win_add(xcb_window_t id, int16_t x, int16_t y, uint16_t wd, uint16_t ht,
+                           uint16_t bw, bool override_redirect)
+{
+    struct win *w = calloc(1, sizeof *w);
+    if (!w) {
+        logmsg("out of memory");
+        exit(1);
+    }
+    w->id = id;
+    w->x = x;
+    w->y = y;
+    w->w = wd;
+    w->h = ht;
+    w->bw = bw;
+    w->wm_w = wd;
+    w->wm_h = ht;
+    w->override_redirect = override_redirect;
+    stack_insert(w, nstack);
+    return w;
+}
+
+static void win_free(struct win *w)
+{
+    stack_remove(w);
+    free(w);
+}
+
+/* ---- own windows ---- */
+static xcb_window_t own_windows[8];
+static int nown;
+void wm_note_own_window(xcb_window_t id)
+{
+    if (nown < (int)(sizeof own_windows / sizeof own_windows[0]))
+        own_windows[nown++] = id;
+    struct win *w = win_find(id);
+    if (w)
+        win_free(w);
+}
+static bool is_own_window(xcb_window_t id)
+{
+    for (int i = 0; i < nown; i++)
+        if (own_windows[i] == id)
+            return true;
+    return false;
+}
+
+/* ---- start-up ---- */
+static xcb_timestamp_t fresh_timestamp(void)
+{
+    /* a zero-length append on our own window; the PropertyNotify carries the server time */
+    xcb_change_property(X.c, XCB_PROP_MODE_APPEND, X.check_win, atom(A_FAKE_WM_TIMESTAMP),
+                        XCB_ATOM_CARDINAL, 32, 0, NULL);
+    xcb_flush(X.c);
+    for (;;) {
+        xcb_generic_event_t *ev = xcb_wait_for_event(X.c);
+        if (!ev) {
+            logmsg("X connection closed during start-up");
+            exit(0);
+        }
+        uint8_t type = ev->response_type & 0x7f;
+        if (type == 0) {
+            log_x_error("wm", (xcb_generic_error_t *)ev);
+        } else if (type == XCB_PROPERTY_NOTIFY) {
+            xcb_property_notify_event_t *p = (xcb_property_notify_event_t *)ev;
+            if (p->window == X.check_win && p->atom == atom(A_FAKE_WM_TIMESTAMP)) {
+                xcb_timestamp_t t = p->time;
+                free(ev);
+                note_time(t);
+                return t;
+            }
+        }
+        /* before SubstructureRedirect nothing else is selected */
+        free(ev);
+    }
+}
+
+static void set_supported(void)
+{
+    xcb_atom_t list[16];
+    int n = 0;
+    list[n++] = atom(A_NET_SUPPORTED);
+    list[n++] = atom(A_NET_SUPPORTING_WM_CHECK);
+    list[n++] = atom(A_NET_WM_NAME);
+    list[n++] = atom(A_NET_WM_SYNC_REQUEST);
+    list[n++] = atom(A_NET_WM_SYNC_REQUEST_COUNTER);
+    /* drawn messages and fences need the compositor: a plain WM does not claim them */
+    if (opt.composite) {
+        if (opt.profile == PROFILE_DRAFT2011) {
+            if (!FAULT(NOT_ADVERTISED))
+                list[n++] = atom(A_NET_WM_SYNC_DRAWN);
+            list[n++] = atom(A_NET_WM_SYNC_FENCES);
+        } else if (opt.profile == PROFILE_DEFACTO) {
+            if (!FAULT(NOT_ADVERTISED))
+                list[n++] = atom(A_NET_WM_FRAME_DRAWN);
+            list[n++] = atom(A_NET_WM_FRAME_TIMINGS);
+        }
+    }
+    xcb_change_property(X.c, XCB_PROP_MODE_REPLACE, X.root, atom(A_NET_SUPPORTED), XCB_ATOM_ATOM,
+                        32, (uint32_t)n, list);
+    logmsg("_NET_SUPPORTED has %d atoms (profile %s%s%s)", n, profile_name(opt.profile),
+           opt.composite ? "" : ", no compositor: no drawn/fence atoms",
+           FAULT(NOT_ADVERTISED) ? ", fault not-advertised: drawn atom left out" : "");
+}
+
+static void adopt_existing(void)
+{
+    xcb_query_tree_reply_t *t = xcb_query_tree_reply(X.c, xcb_query_tree(X.c, X.root), NULL);
+    if (!t)
+        return;
+    xcb_window_t *kids = xcb_query_tree_children(t);
+    int n = xcb_query_tree_children_length(t);
+    for (int i = 0; i < n; i++) {
+        if (is_own_window(kids[i]))
+            continue;
+        xcb_get_window_attributes_reply_t *a =
+            xcb_get_window_attributes_reply(X.c, xcb_get_window_attributes(X.c, kids[i]), NULL);
+        xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(X.c, xcb_get_geometry(X.c, kids[i]), NULL);
+        if (a && g && a->_class != XCB_WINDOW_CLASS_INPUT_ONLY) {
+            struct win *w = win_add(kids[i], g->x, g->y, g->width, g->height, g->border_width,
+                                    a->override_redirect);
+            if (a->map_state != XCB_MAP_STATE_UNMAPPED) {
+                w->mapped = true;
+                if (!w->override_redirect) {
+                    w->managed = true;
+                    sync_manage(w);
+                    logmsg("window %u: adopted (already mapped at start-up)", w->id);
+                }
+            }
+        } else if (a && g) {
+            win_add(kids[i], g->x, g->y, g->width, g->height, g->border_width, true);
+        }
+        free(a);
+        free(g);
+    }
+    free(t);
+}
+
+void wm_start(void)
+{
+    const xcb_query_extension_reply_t *sync = xcb_get_extension_data(X.c, &xcb_sync_id);
+    if (!sync || !sync->present) {
+        logmsg("the X server has no SYNC extension");
+        exit(1);
+    }
+    X.sync_event_base = sync->first_event;
+    xcb_sync_initialize_reply_t *si =
+        xcb_sync_initialize_reply(X.c, xcb_sync_initialize(X.c, 3, 1), NULL);
+    free(si);
+
+    X.check_win = xcb_generate_id(X.c);
+    uint32_t vals[2] = {1, XCB_EVENT_MASK_PROPERTY_CHANGE};
+    xcb_create_window(X.c, XCB_COPY_FROM_PARENT, X.check_win, X.root, -100, -100, 1, 1, 0,
+                      XCB_WINDOW_CLASS_INPUT_ONLY, XCB_COPY_FROM_PARENT,
+                      XCB_CW_OVERRIDE_REDIRECT | XCB_CW_EVENT_MASK, vals);
+    wm_note_own_window(X.check_win);
+    xcb_timestamp_t t = fresh_timestamp();
+    logmsg("initial server timestamp %u", t);
+
+    /* become the WM: SubstructureRedirect fails if another WM has it */
+    uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY |
+                    XCB_EVENT_MASK_PROPERTY_CHANGE;
+    xcb_generic_error_t *err =
+        xcb_request_check(X.c, xcb_change_window_attributes_checked(X.c, X.root, XCB_CW_EVENT_MASK, &mask));
+    if (err) {
+        logmsg("cannot select SubstructureRedirect on the root (another window manager is running?)");
+        free(err);
+        exit(1);
+    }
+
+    static const char name[] = "fake-wm";
+    xcb_change_property(X.c, XCB_PROP_MODE_REPLACE, X.check_win, atom(A_NET_SUPPORTING_WM_CHECK),
+                        XCB_ATOM_WINDOW, 32, 1, &X.check_win);
+    xcb_change_property(X.c, XCB_PROP_MODE_REPLACE, X.check_win, atom(A_NET_WM_NAME),
+                        atom(A_UTF8_STRING), 8, sizeof name - 1, name);
+    xcb_change_property(X.c, XCB_PROP_MODE_REPLACE, X.root, atom(A_NET_SUPPORTING_WM_CHECK),
+                        XCB_ATOM_WINDOW, 32, 1, &X.check_win);
+    set_supported();
+
+    adopt_existing();
+
+    /* ICCCM manager selection WM_S0, announced with MANAGER */
+    xcb_set_selection_owner(X.c, X.check_win, atom(A_WM_S0), t);
+    xcb_get_selection_owner_reply_t *o =
+        xcb_get_selection_owner_reply(X.c, xcb_get_selection_owner(X.c, atom(A_WM_S0)), NULL);
+    if (!o || o->owner != X.check_win) {
+        logmsg("could not take WM_S0");
+        exit(1);
+    }
+    free(o);
+    xcb_client_message_event_t m;
+    memset(&m, 0, sizeof m);
+    m.response_type = XCB_CLIENT_MESSAGE;
+    m.format = 32;
+    m.window = X.root;
+    m.type = atom(A_MANAGER);
+    m.data.data32[0] = t;
+    m.data.data32[1] = atom(A_WM_S0);
+    m.data.data32[2] = X.check_win;
+    xcb_send_event(X.c, 0, X.root, XCB_EVENT_MASK_STRUCTURE_NOTIFY, (const char *)&m);
+    logmsg("owns WM_S0 (window %u), check window %u", X.check_win, X.check_win);
+}
+
+/* ---- configure ---- */
+static void configure_window_raw(xcb_window_t id, const struct configure_req *r)
+{
+    uint32_t v[7];
+    int n = 0;
+    uint16_t mask = r->mask & (XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y | XCB_CONFIG_WINDOW_WIDTH |
+                               XCB_CONFIG_WINDOW_HEIGHT | XCB_CONFIG_WINDOW_BORDER_WIDTH |
+                               XCB_CONFIG_WINDOW_SIBLING | XCB_CONFIG_WINDOW_STACK_MODE);
+    if (mask & XCB_CONFIG_WINDOW_X) v[n++] = (uint32_t)(int32_t)r->x;
+    if (mask & XCB_CONFIG_WINDOW_Y) v[n++] = (uint32_t)(int32_t)r->y;
+    if (mask & XCB_CONFIG_WINDOW_WIDTH) v[n++] = r->width;
+    if (mask & XCB_CONFIG_WINDOW_HEIGHT) v[n++] = r->height;
+    if (mask & XCB_CONFIG_WINDOW_BORDER_WIDTH) v[n++] = r->border_width;
+    if (mask & XCB_CONFIG_WINDOW_SIBLING) v[n++] = r->sibling;
+    if (mask & XCB_CONFIG_WINDOW_STACK_MODE) v[n++] = r->stack_mode;
+    if (mask)
+        xcb_configure_window(X.c, id, mask, v);
+}
+
+void wm_apply_configure(struct win *w, const struct configure_req *r)
+{
+    configure_window_raw(w->id, r);
+    if (r->mask & XCB_CONFIG_WINDOW_WIDTH)
+        w->wm_w = r->width;
+    if (r->mask & XCB_CONFIG_WINDOW_HEIGHT)
+        w->wm_h = r->height;
+}
+
+static void set_wm_state(xcb_window_t id, uint32_t state)
+{
+    uint32_t v[2] = {state, XCB_NONE};
+    xcb_change_property(X.c, XCB_PROP_MODE_REPLACE, id, atom(A_WM_STATE), atom(A_WM_STATE), 32, 2, v);
+}
+
+static void unmanage(struct win *w, const char *why)
+{
+    if (!w->managed)
+        return;
+    w->managed = false;
+    sync_unmanage(w);
+    logmsg("window %u: unmanaged (%s)", w->id, why);
+}
+
+/* ---- events ---- */
+static void handle_map_request(xcb_map_request_event_t *e)
+{
+    struct win *w = win_find(e->window);
+    if (!w) {
+        /* not a toplevel we know (e.g. created before a reparent): take its geometry now */
+        xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(X.c, xcb_get_geometry(X.c, e->window), NULL);
+        if (!g) {
+            logmsg("window %u: MapRequest for a window that is gone, ignored", e->window);
+            return;
+        }
+        w = win_add(e->window, g->x, g->y, g->width, g->height, g->border_width, false);
+        free(g);
+    }
+    if (!w->managed) {
+        w->managed = true;
+        sync_manage(w);
+        if (opt.composite)
+            fences_read(w);
+        set_wm_state(w->id, 1 /* NormalState */);
+    }
+    xcb_map_window(X.c, w->id);
+    logv("window %u: mapped", w->id);
+}
+
+static void handle_configure_request(xcb_configure_request_event_t *e)
+{
+    struct configure_req r = {
+        .mask = e->value_mask,
+        .x = e->x,
+        .y = e->y,
+        .width = e->width,
+        .height = e->height,
+        .border_width = e->border_width,
+        .sibling = e->sibling,
+        .stack_mode = e->stack_mode,
+    };
+    struct win *w = win_find(e->window);
+    if (!w || !w->managed) {
+        /* not managed (not mapped yet): honoured as it is */
+        configure_window_raw(e->window, &r);
+        if (w) {
+            if (r.mask & XCB_CONFIG_WINDOW_WIDTH)
+                w->wm_w = r.width;
+            if (r.mask & XCB_CONFIG_WINDOW_HEIGHT)
+                w->wm_h = r.height;
+        }
+        logv("window %u: ConfigureRequest of an unmanaged window applied", e->window);
+        return;
+    }
+    sync_configure_request(w, &r);
+}
+
+static void handle_configure_notify(xcb_configure_notify_event_t *e)
+{
+    if (e->event != X.root)
+        return;
+    struct win *w = win_find(e->window);
+    if (!w)
+        return;
+    bool resized = e->width != w->w || e->height != w->h || e->border_width != w->bw;
+    bool moved = e->x != w->x || e->y != w->y;
+    w->x = e->x;
+    w->y = e->y;
+    w->w = e->width;
+    w->h = e->height;
+    w->bw = e->border_width;
+    w->override_redirect = e->override_redirect;
+    bool restacked = stack_place_above(w, e->above_sibling);
+    if (opt.composite)
+        comp_window_configured(w, resized, moved || restacked);
+}
+
+void wm_handle_event(xcb_generic_event_t *ev)
+{
+    uint8_t type = ev->response_type & 0x7f;
+    if (type == X.sync_event_base + XCB_SYNC_ALARM_NOTIFY) {
+        xcb_sync_alarm_notify_event_t *a = (xcb_sync_alarm_notify_event_t *)ev;
+        note_time(a->timestamp);
+        sync_handle_alarm(a);
+        return;
+    }
+    switch (type) {
+    case XCB_CREATE_NOTIFY: {
+        xcb_create_notify_event_t *e = (xcb_create_notify_event_t *)ev;
+        if (e->parent != X.root || is_own_window(e->window) || win_find(e->window))
+            return;
+        win_add(e->window, e->x, e->y, e->width, e->height, e->border_width, e->override_redirect);
+        return;
+    }
+    case XCB_DESTROY_NOTIFY: {
+        xcb_destroy_notify_event_t *e = (xcb_destroy_notify_event_t *)ev;
+        struct win *w = win_find(e->window);
+        if (!w)
+            return;
+        w->destroyed = true;
+        if (w->managed)
+            logmsg("window %u: destroyed", w->id);
+        unmanage(w, "destroyed");
+        if (opt.composite)
+            comp_window_destroyed(w);
+        win_free(w);
+        return;
+    }
+    case XCB_REPARENT_NOTIFY: {
+        xcb_reparent_notify_event_t *e = (xcb_reparent_notify_event_t *)ev;
+        struct win *w = win_find(e->window);
+        if (e->parent == X.root) {
+            if (!w && !is_own_window(e->window)) {
+                xcb_get_geometry_reply_t *g =
+                    xcb_get_geometry_reply(X.c, xcb_get_geometry(X.c, e->window), NULL);
+                if (g) {
+                    win_add(e->window, e->x, e->y, g->width, g->height, g->border_width,
+                            e->override_redirect);
+                    free(g);
+                }
+            }
+        } else if (w) {
+            /* no longer a toplevel */
+            unmanage(w, "reparented away from the root");
+            if (opt.composite)
+                comp_window_destroyed(w);
+            win_free(w);
+        }
+        return;
+    }
+    case XCB_MAP_REQUEST:
+        handle_map_request((xcb_map_request_event_t *)ev);
+        return;
+    case XCB_MAP_NOTIFY: {
+        xcb_map_notify_event_t *e = (xcb_map_notify_event_t *)ev;
+        if (e->event != X.root)
+            return;
+        struct win *w = win_find(e->window);
+        if (!w)
+            return;
+        w->mapped = true;
+        w->override_redirect = e->override_redirect;
+        if (opt.composite)
+            comp_window_mapped(w);
+        return;
+    }
+    case XCB_UNMAP_NOTIFY: {
+        xcb_unmap_notify_event_t *e = (xcb_unmap_notify_event_t *)ev;
+        struct win *w = win_find(e->window);
+        if (!w)
+            return;
+        if (e->event == X.root && !(ev->response_type & 0x80)) {
+            w->mapped = false;
+            if (opt.composite)
+                comp_window_unmapped(w);
+        }
+        /* no reparenting: an unmap of a managed window is a withdrawal (ICCCM 4.1.4) */
+        if (w->managed) {
+            set_wm_state(w->id, 0 /* WithdrawnState */);
+            unmanage(w, "unmapped");
+        }
+        return;
+    }
+    case XCB_CONFIGURE_REQUEST:
+        handle_configure_request((xcb_configure_request_event_t *)ev);
+        return;
+    case XCB_CONFIGURE_NOTIFY:
+        handle_configure_notify((xcb_configure_notify_event_t *)ev);
+        return;
+    case XCB_CIRCULATE_REQUEST: {
+        xcb_circulate_request_event_t *e = (xcb_circulate_request_event_t *)ev;
+        xcb_circulate_window(X.c, e->place == XCB_PLACE_ON_TOP ? XCB_CIRCULATE_RAISE_LOWEST
+                                                               : XCB_CIRCULATE_LOWER_HIGHEST,
+                             X.root);
+        return;
+    }
+    case XCB_CIRCULATE_NOTIFY: {
+        xcb_circulate_notify_event_t *e = (xcb_circulate_notify_event_t *)ev;
+        struct win *w = win_find(e->window);
+        if (!w)
+            return;
+        stack_remove(w);
+        stack_insert(w, e->place == XCB_PLACE_ON_TOP ? nstack : 0);
+        if (opt.composite)
+            comp_window_configured(w, false, true);
+        return;
+    }
+    case XCB_PROPERTY_NOTIFY: {
+        xcb_property_notify_event_t *e = (xcb_property_notify_event_t *)ev;
+        note_time(e->time);
+        return;
+    }
+    case XCB_SELECTION_CLEAR: {
+        xcb_selection_clear_event_t *e = (xcb_selection_clear_event_t *)ev;
+        note_time(e->time);
+        if (e->selection == atom(A_WM_S0)) {
+            logmsg("lost WM_S0 to another window manager, exiting");
+            x_flush();
+            exit(0);
+        }
+        return;
+    }
+    case XCB_SELECTION_REQUEST: {
+        xcb_selection_request_event_t *e = (xcb_selection_request_event_t *)ev;
+        note_time(e->time);
+        xcb_selection_notify_event_t n;
+        memset(&n, 0, sizeof n);
+        n.response_type = XCB_SELECTION_NOTIFY;
+        n.time = e->time;
+        n.requestor = e->requestor;
+        n.selection = e->selection;
+        n.target = e->target;
+        n.property = XCB_NONE; /* refused: no conversions offered */
+        xcb_send_event(X.c, 0, e->requestor, XCB_EVENT_MASK_NO_EVENT, (const char *)&n);
+        return;
+    }
+    case XCB_CLIENT_MESSAGE: {
+        xcb_client_message_event_t *e = (xcb_client_message_event_t *)ev;
+        logmsg("client message type %u to window %u ignored (not implemented)", e->type, e->window);
+        return;
+    }
+    case XCB_KEY_PRESS:
+    case XCB_KEY_RELEASE:
+    case XCB_BUTTON_PRESS:
+    case XCB_BUTTON_RELEASE:
+    case XCB_MOTION_NOTIFY: {
+        xcb_key_press_event_t *e = (xcb_key_press_event_t *)ev;
+        note_time(e->time);
+        return;
+    }
+    case XCB_ENTER_NOTIFY:
+    case XCB_LEAVE_NOTIFY: {
+        xcb_enter_notify_event_t *e = (xcb_enter_notify_event_t *)ev;
+        note_time(e->time);
+        return;
+    }
+    default:
+        logv("event type %u ignored", type);
+        return;
+    }
+}
+
+void wm_check_timers(int64_t now)
+{
+    sync_check_timers(now);
+}
+
+int64_t wm_next_deadline(void)
+{
+    return sync_next_deadline();
+}
