@@ -1,0 +1,504 @@
+#include "caseparse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TOKENS 64
+#define MAX_CLIENTS 8
+#define MAX_VARS 64
+
+const char *profile_name(enum profile p)
+{
+    switch (p) {
+    case PROFILE_EWMH15: return "ewmh-1.5";
+    case PROFILE_DRAFT2011: return "draft-2011";
+    case PROFILE_DEFACTO: return "de-facto";
+    }
+    return "?";
+}
+
+int profile_parse(const char *name)
+{
+    if (!strcmp(name, "ewmh-1.5")) return PROFILE_EWMH15;
+    if (!strcmp(name, "draft-2011")) return PROFILE_DRAFT2011;
+    if (!strcmp(name, "de-facto")) return PROFILE_DEFACTO;
+    return 0;
+}
+
+/* What the parser knows while it reads one file. */
+struct parser {
+    const char *path;
+    int line;
+    char *err;
+    size_t errlen;
+    bool failed;
+    struct testcase *tc;
+    char *clients[MAX_CLIENTS];
+    int nclients;
+    char *vars[MAX_VARS];
+    int nvars;
+    clause_known_fn known;
+    int checks_line;
+};
+
+static bool fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(struct parser *p, const char *fmt, ...)
+{
+    if (p->failed)
+        return false;
+    int n = snprintf(p->err, p->errlen, "%s:%d: ", p->path, p->line);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < p->errlen)
+        vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    p->failed = true;
+    return false;
+}
+
+static int tokenize(char *s, char **tok, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        if (t[0] == '#')
+            break;
+        if (n == max)
+            return -1;
+        tok[n++] = t;
+    }
+    return n;
+}
+
+static bool is_name(const char *s)
+{
+    if (!isalpha((unsigned char)*s))
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_')
+            return false;
+    return true;
+}
+
+static bool known_client(struct parser *p, const char *name)
+{
+    for (int i = 0; i < p->nclients; i++)
+        if (!strcmp(p->clients[i], name))
+            return true;
+    return false;
+}
+
+static bool known_var(struct parser *p, const char *name, size_t len)
+{
+    for (int i = 0; i < p->nvars; i++)
+        if (strlen(p->vars[i]) == len && !strncmp(p->vars[i], name, len))
+            return true;
+    return false;
+}
+
+/* Sources a wait can read: the clients, and the oracles' names. */
+static bool known_source(struct parser *p, const char *name)
+{
+    return known_client(p, name) || !strcmp(name, "screen") || !strcmp(name, "wm");
+}
+
+/* A term that names VAR.FIELD must use a VAR bound earlier by `as`. */
+static bool check_term(struct parser *p, const char *t)
+{
+    const char *dot = strchr(t, '.');
+    if (dot && isalpha((unsigned char)t[0]) && !known_var(p, t, (size_t)(dot - t)))
+        return fail(p, "`%.*s` is not bound: name a record with `as %.*s` in an earlier wait",
+                    (int)(dot - t), t, (int)(dot - t), t);
+    return true;
+}
+
+static int parse_ms(struct parser *p, const char *s, const char *after)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || (*end && strcmp(end, "ms")) || v < 0 || v > 3600000 || errno)
+        return fail(p, "expected a duration in milliseconds after `%s`, found `%s`", after, s), -1;
+    return (int)v;
+}
+
+static bool is_comparison(const char *t)
+{
+    static const char *ops[] = {"==", "!=", "<", "<=", ">", ">=", "before", "after", NULL};
+    for (int i = 0; ops[i]; i++)
+        if (!strcmp(t, ops[i]))
+            return true;
+    return false;
+}
+
+static bool is_arith(const char *t)
+{
+    return strlen(t) == 1 && strchr("+-*/%", t[0]);
+}
+
+/* expect TERM [OP TERM]... CMP TERM [OP TERM]...  (tokens separated by spaces) */
+static bool parse_expect(struct parser *p, struct step *s, char **tok, int n)
+{
+    int cmp = -1;
+    for (int i = 0; i < n; i++)
+        if (is_comparison(tok[i])) {
+            if (cmp >= 0)
+                return fail(p, "one comparison per expect, found `%s` and `%s`", tok[cmp], tok[i]);
+            cmp = i;
+        }
+    if (cmp < 0)
+        return fail(p, "expected a comparison (== != < <= > >= before after) in `expect`");
+    for (int i = 0; i < n; i++) {
+        if (i == cmp)
+            continue;
+        bool operand_pos = (i < cmp) ? (i % 2 == 0) : ((i - cmp - 1) % 2 == 0);
+        if (operand_pos) {
+            if (is_arith(tok[i]) || is_comparison(tok[i]))
+                return fail(p, "expected a value (number, atom or NAME.FIELD), found `%s`", tok[i]);
+            if (!check_term(p, tok[i]))
+                return false;
+        } else if (!is_arith(tok[i])) {
+            return fail(p, "expected an operator (+ - * / %%) or the comparison, found `%s`", tok[i]);
+        }
+    }
+    if (cmp == 0 || cmp == n - 1 || cmp % 2 != 1 || (n - cmp - 1) % 2 != 1)
+        return fail(p, "expected a value on each side of `%s`", tok[cmp]);
+    if ((!strcmp(tok[cmp], "before") || !strcmp(tok[cmp], "after")) && n != 3)
+        return fail(p, "`%s` compares two named records: expect A %s B", tok[cmp], tok[cmp]);
+    s->tokens = calloc((size_t)n, sizeof *s->tokens);
+    for (int i = 0; i < n; i++)
+        s->tokens[i] = strdup(tok[i]);
+    s->ntokens = n;
+    return true;
+}
+
+/* wait SRC KIND [K=V]... within MS [as VAR]  /  none SRC KIND [K=V]... for MS */
+static bool parse_wait(struct parser *p, struct step *s, char **tok, int n)
+{
+    const char *verb = tok[0];
+    const char *limit_word = s->kind == STEP_WAIT ? "within" : "for";
+    if (n < 3)
+        return fail(p, "expected `%s SOURCE EVENT ... %s MS`", verb, limit_word);
+    if (!known_source(p, tok[1]))
+        return fail(p, "`%s` is not a client of this case (declare it with `client %s` first)", tok[1], tok[1]);
+    s->source = strdup(tok[1]);
+    s->event = strdup(tok[2]);
+    int i = 3;
+    for (; i < n && strchr(tok[i], '='); i++) {
+        if (s->nfilters == MAX_FILTERS)
+            return fail(p, "at most %d KEY=VALUE filters", MAX_FILTERS);
+        char *eq = strchr(tok[i], '=');
+        if (eq == tok[i] || !eq[1])
+            return fail(p, "expected KEY=VALUE, found `%s`", tok[i]);
+        if (!check_term(p, eq + 1))
+            return false;
+        s->filters[s->nfilters].key = strndup(tok[i], (size_t)(eq - tok[i]));
+        s->filters[s->nfilters].value = strdup(eq + 1);
+        s->nfilters++;
+    }
+    if (i >= n || strcmp(tok[i], limit_word))
+        return fail(p, "expected `%s MS` after the event%s, found `%s`", limit_word,
+                    s->nfilters ? " filters" : "", i < n ? tok[i] : "end of line");
+    if (i + 1 >= n)
+        return fail(p, "expected a duration in milliseconds after `%s`", limit_word);
+    if ((s->ms = parse_ms(p, tok[i + 1], limit_word)) < 0)
+        return false;
+    i += 2;
+    if (i < n && s->kind == STEP_WAIT && !strcmp(tok[i], "as")) {
+        if (i + 1 >= n || !is_name(tok[i + 1]))
+            return fail(p, "expected a name after `as`");
+        s->as = strdup(tok[i + 1]);
+        if (p->nvars < MAX_VARS && !known_var(p, s->as, strlen(s->as)))
+            p->vars[p->nvars++] = s->as;
+        i += 2;
+    }
+    if (i < n)
+        return fail(p, "unexpected `%s` at the end of `%s`", tok[i], verb);
+    return true;
+}
+
+static bool parse_require(struct parser *p, struct step *s, char **tok, int n)
+{
+    bool ok = (n == 2 && !strcmp(tok[1], "compositing")) ||
+              (n == 3 && (!strcmp(tok[1], "supported") || !strcmp(tok[1], "unsupported")));
+    if (!ok)
+        return fail(p, "expected `require compositing`, `require supported ATOM` or `require unsupported ATOM`");
+    s->tokens = calloc((size_t)n, sizeof *s->tokens);
+    for (int i = 0; i < n; i++)
+        s->tokens[i] = strdup(tok[i]);
+    s->ntokens = n;
+    return true;
+}
+
+static char *join(char **tok, int n)
+{
+    size_t len = 1;
+    for (int i = 0; i < n; i++)
+        len += strlen(tok[i]) + 1;
+    char *s = calloc(1, len);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            strcat(s, " ");
+        strcat(s, tok[i]);
+    }
+    return s;
+}
+
+static bool parse_step(struct parser *p, char *line)
+{
+    char *copy = strdup(line);
+    char *tok[MAX_TOKENS];
+    int n = tokenize(copy, tok, MAX_TOKENS);
+    if (n < 0) {
+        free(copy);
+        return fail(p, "too many words (at most %d)", MAX_TOKENS);
+    }
+    if (n == 0) {
+        free(copy);
+        return true;
+    }
+    struct testcase *tc = p->tc;
+    tc->steps = realloc(tc->steps, (size_t)(tc->nsteps + 1) * sizeof *tc->steps);
+    struct step *s = &tc->steps[tc->nsteps++];
+    memset(s, 0, sizeof *s);
+    s->line = p->line;
+    s->text = join(tok, n);
+    bool ok = true;
+    if (!strcmp(tok[0], "client")) {
+        s->kind = STEP_CLIENT;
+        if (n < 2 || !is_name(tok[1]))
+            ok = fail(p, "expected `client NAME`");
+        else if (known_client(p, tok[1]))
+            ok = fail(p, "client `%s` is already declared", tok[1]);
+        else if (p->nclients == MAX_CLIENTS)
+            ok = fail(p, "at most %d clients per case", MAX_CLIENTS);
+        else {
+            s->source = strdup(tok[1]);
+            s->command = join(tok + 2, n - 2);
+            p->clients[p->nclients++] = s->source;
+        }
+    } else if (!strcmp(tok[0], "wait")) {
+        s->kind = STEP_WAIT;
+        ok = parse_wait(p, s, tok, n);
+    } else if (!strcmp(tok[0], "none")) {
+        s->kind = STEP_NONE;
+        ok = parse_wait(p, s, tok, n);
+    } else if (!strcmp(tok[0], "expect")) {
+        s->kind = STEP_EXPECT;
+        ok = parse_expect(p, s, tok + 1, n - 1);
+    } else if (!strcmp(tok[0], "require")) {
+        s->kind = STEP_REQUIRE;
+        ok = parse_require(p, s, tok, n);
+    } else if (known_client(p, tok[0])) {
+        s->kind = STEP_COMMAND;
+        s->source = strdup(tok[0]);
+        if (n < 2)
+            ok = fail(p, "expected a command for client `%s`", tok[0]);
+        else
+            s->command = join(tok + 1, n - 1);
+    } else {
+        ok = fail(p, "expected a step (client, wait, none, expect, require, or a declared client's "
+                     "name and a command), found `%s`", tok[0]);
+    }
+    free(copy);
+    return ok;
+}
+
+static bool header_line(const char *line)
+{
+    const char *c = line;
+    while (islower((unsigned char)*c) || *c == '-')
+        c++;
+    return c > line && *c == ':' && (c[1] == ' ' || c[1] == '\t' || c[1] == 0);
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = 0;
+    return s;
+}
+
+static bool parse_header(struct parser *p, char *line)
+{
+    char *colon = strchr(line, ':');
+    *colon = 0;
+    const char *key = line;
+    char *value = trim(colon + 1);
+    struct testcase *tc = p->tc;
+    if (!*value)
+        return fail(p, "`%s:` needs a value", key);
+    if (!strcmp(key, "case")) {
+        if (tc->id)
+            return fail(p, "`case:` given twice");
+        for (const char *c = value; *c; c++)
+            if (!isalnum((unsigned char)*c) && !strchr("-_./", *c))
+                return fail(p, "a case id has letters, digits and - _ . /, found `%s`", value);
+        tc->id = strdup(value);
+    } else if (!strcmp(key, "clause")) {
+        char *tok[MAX_CLAUSES + 1];
+        int n = tokenize(value, tok, MAX_CLAUSES + 1);
+        if (n < 1 || n > MAX_CLAUSES)
+            return fail(p, "expected 1 to %d clause IDs", MAX_CLAUSES);
+        for (int i = 0; i < n; i++) {
+            if (p->known && !p->known(tok[i]))
+                return fail(p, "unknown clause `%s` (clause IDs are listed in cases/clauses.txt)", tok[i]);
+            tc->clauses[tc->nclauses++] = strdup(tok[i]);
+        }
+    } else if (!strcmp(key, "profiles")) {
+        char *tok[8];
+        int n = tokenize(value, tok, 8);
+        for (int i = 0; i < n; i++) {
+            int bit = profile_parse(tok[i]);
+            if (!bit)
+                return fail(p, "unknown profile `%s` (expected ewmh-1.5, draft-2011 or de-facto)", tok[i]);
+            tc->profiles |= (unsigned)bit;
+        }
+    } else if (!strcmp(key, "description")) {
+        tc->description = strdup(value);
+    } else if (!strcmp(key, "why")) {
+        tc->why = strdup(value);
+    } else if (!strcmp(key, "checks")) {
+        char *end;
+        long v = strtol(value, &end, 10);
+        if (*end || v < 1 || v > 1000)
+            return fail(p, "expected a number of checks (1-1000), found `%s`", value);
+        tc->checks = (int)v;
+        p->checks_line = p->line;
+    } else {
+        return fail(p, "unknown header `%s:` (expected case, clause, profiles, description, why, checks)", key);
+    }
+    return true;
+}
+
+static bool finish(struct parser *p)
+{
+    struct testcase *tc = p->tc;
+    static const char *required[] = {"case", "clause", "profiles", "description", "checks"};
+    const void *have[] = {tc->id, tc->nclauses ? tc : NULL, tc->profiles ? tc : NULL,
+                          tc->description, tc->checks ? tc : NULL};
+    for (int i = 0; i < 5; i++)
+        if (!have[i])
+            return fail(p, "missing header `%s:`", required[i]);
+    if (tc->nsteps == 0)
+        return fail(p, "a case needs steps");
+    int counted = case_count_checks(tc);
+    if (counted != tc->checks) {
+        p->line = p->checks_line;
+        return fail(p, "`checks: %d` but the case has %d check steps (wait, none, expect)",
+                    tc->checks, counted);
+    }
+    return true;
+}
+
+struct testcase *case_parse_buffer(const char *path, const char *text, clause_known_fn known,
+                                   char *err, size_t errlen)
+{
+    struct parser p = {.path = path, .err = err, .errlen = errlen, .known = known};
+    p.tc = calloc(1, sizeof *p.tc);
+    p.tc->path = strdup(path);
+    char *buf = strdup(text);
+    bool in_header = true;
+    /* walked by hand, not with strtok: empty lines must still count for line numbers */
+    for (char *line = buf; line && !p.failed;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        p.line++;
+        for (char *c = line; *c && !p.failed; c++)
+            if ((unsigned char)*c < 0x20 && *c != '\t' && *c != '\r')
+                fail(&p, "control character 0x%02x in the line", (unsigned char)*c);
+        char *t = trim(line);
+        if (!p.failed && *t && *t != '#') {
+            if (!header_line(t)) {
+                in_header = false;
+                parse_step(&p, t);
+            } else if (in_header) {
+                parse_header(&p, t);
+            } else {
+                fail(&p, "header line `%s` after the first step: headers come first", t);
+            }
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    free(buf);
+    if (!p.failed)
+        finish(&p);
+    if (p.failed) {
+        case_free(p.tc);
+        return NULL;
+    }
+    return p.tc;
+}
+
+struct testcase *case_parse_file(const char *path, clause_known_fn known, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, n, m);
+    fclose(f);
+    fclose(m);
+    if (memchr(text, 0, len)) {
+        snprintf(err, errlen, "%s:1: a case file is text; found a NUL byte", path);
+        free(text);
+        return NULL;
+    }
+    struct testcase *tc = case_parse_buffer(path, text, known, err, errlen);
+    free(text);
+    return tc;
+}
+
+int case_count_checks(const struct testcase *tc)
+{
+    int n = 0;
+    for (int i = 0; i < tc->nsteps; i++)
+        if (tc->steps[i].kind == STEP_WAIT || tc->steps[i].kind == STEP_NONE ||
+            tc->steps[i].kind == STEP_EXPECT)
+            n++;
+    return n;
+}
+
+void case_free(struct testcase *tc)
+{
+    if (!tc)
+        return;
+    for (int i = 0; i < tc->nsteps; i++) {
+        struct step *s = &tc->steps[i];
+        free(s->text);
+        free(s->source);
+        free(s->command);
+        free(s->event);
+        free(s->as);
+        for (int j = 0; j < s->nfilters; j++) {
+            free(s->filters[j].key);
+            free(s->filters[j].value);
+        }
+        for (int j = 0; j < s->ntokens; j++)
+            free(s->tokens[j]);
+        free(s->tokens);
+    }
+    free(tc->steps);
+    for (int i = 0; i < tc->nclauses; i++)
+        free(tc->clauses[i]);
+    free(tc->path);
+    free(tc->id);
+    free(tc->description);
+    free(tc->why);
+    free(tc);
+}

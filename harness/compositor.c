@@ -1,0 +1,222 @@
+#include "compositor.h"
+#include "clock.h"
+#include "xutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xcb/xcb_aux.h>
+#include <xcb/xfixes.h>
+
+int parse_ready_kind(const char *s, enum ready_kind *out)
+{
+    if (!strcmp(s, "wm"))
+        *out = READY_WM;
+    else if (!strcmp(s, "cm"))
+        *out = READY_CM;
+    else if (!strcmp(s, "wm+cm"))
+        *out = READY_BOTH;
+    else
+        return -1;
+    return 0;
+}
+
+/* The WM is ready when the root's _NET_SUPPORTING_WM_CHECK names a window whose own property
+ * names itself (a stale root property can point at a dead or reused XID), and WM_S0 has an owner
+ * that is not the one seen before launch. */
+static xcb_window_t valid_check_window(xcb_connection_t *conn, xcb_window_t root)
+{
+    xcb_atom_t a = xu_atom(conn, "_NET_SUPPORTING_WM_CHECK");
+    xcb_window_t w = xu_get_window_prop(conn, root, a);
+    if (w && xu_get_window_prop(conn, w, a) == w)
+        return w;
+    return XCB_NONE;
+}
+
+static bool is_ready(struct compositor *c, struct xserver *x, xcb_window_t wm_before,
+                     xcb_window_t cm_before)
+{
+    xcb_window_t root = x->screen->root;
+    c->wm_owner = xu_selection_owner(x->conn, "WM_S0");
+    c->cm_owner = xu_selection_owner(x->conn, "_NET_WM_CM_S0");
+    c->check_window = valid_check_window(x->conn, root);
+    bool wm = c->wm_owner && c->wm_owner != wm_before && c->check_window;
+    bool cm = c->cm_owner && c->cm_owner != cm_before;
+    return (!(c->ready & READY_WM) || wm) && (!(c->ready & READY_CM) || cm);
+}
+
+static void read_claims(struct compositor *c, struct xserver *x)
+{
+    for (int i = 0; i < c->nsupported; i++)
+        free(c->supported[i]);
+    c->nsupported = 0;
+    c->wm_name[0] = 0;
+    xcb_atom_t atoms[256];
+    int n = xu_get_atom_list(x->conn, x->screen->root, xu_atom(x->conn, "_NET_SUPPORTED"), atoms, 256);
+    for (int i = 0; i < n; i++) {
+        char name[256];
+        if (xu_atom_name(x->conn, atoms[i], name, sizeof name) == 0)
+            c->supported[c->nsupported++] = strdup(name);
+    }
+    if (c->check_window)
+        xu_get_utf8_prop(x->conn, c->check_window, xu_atom(x->conn, "_NET_WM_NAME"), c->wm_name,
+                         sizeof c->wm_name);
+}
+
+bool compositor_supports(const struct compositor *c, const char *atom_name)
+{
+    for (int i = 0; i < c->nsupported; i++)
+        if (!strcmp(c->supported[i], atom_name))
+            return true;
+    return false;
+}
+
+static void describe_failure(struct compositor *c, const char *what, char *err, size_t errlen)
+{
+    char tail[2000], how[128] = "";
+    file_tail(c->log_path, 10, tail, sizeof tail);
+    if (c->proc->exited)
+        proc_describe_exit(c->proc, how, sizeof how);
+    snprintf(err, errlen, "compositor `%s` %s%s%s; the last lines of its output (%s):\n%s",
+             c->command, what, how[0] ? ": " : "", how, c->log_path, tail[0] ? tail : "(nothing)");
+}
+
+/* "Ready" by its selections is not yet "managing": some WMs own WM_S0 before they handle
+ * MapRequests, and openbox drops the MapRequests that arrive while it starts up.  Map a probe
+ * window and wait until the WM has mapped it, asking again every PROBE_RETRY_MS, then destroy it. */
+#define PROBE_RETRY_MS 200
+static int probe_manages(struct compositor *c, struct xserver *x, int64_t deadline, char *err, size_t errlen)
+{
+    xcb_window_t w = xcb_generate_id(x->conn);
+    uint32_t values[] = {XCB_EVENT_MASK_STRUCTURE_NOTIFY};
+    xcb_create_window(x->conn, XCB_COPY_FROM_PARENT, w, x->screen->root, 0, 0, 16, 16, 0,
+                      XCB_WINDOW_CLASS_INPUT_OUTPUT, x->screen->root_visual, XCB_CW_EVENT_MASK, values);
+    xcb_map_window(x->conn, w);
+    xcb_flush(x->conn);
+    int xfd = xcb_get_file_descriptor(x->conn);
+    bool mapped = false;
+    int64_t next_retry = clock_now_us() + PROBE_RETRY_MS * 1000;
+    while (!mapped) {
+        xcb_generic_event_t *e;
+        while ((e = xcb_poll_for_event(x->conn))) {
+            if ((e->response_type & 0x7F) == XCB_MAP_NOTIFY && ((xcb_map_notify_event_t *)e)->window == w)
+                mapped = true;
+            free(e);
+        }
+        proc_handle_signals();
+        int64_t left = (deadline - clock_now_us()) / 1000;
+        if (mapped)
+            break;
+        if (c->proc->exited || left <= 0 || proc_interrupted()) {
+            xcb_destroy_window(x->conn, w);
+            xcb_flush(x->conn);
+            describe_failure(c, c->proc->exited ? "exited while managing its first window"
+                                                : "owned WM_S0 but did not map a probe window in time",
+                             err, errlen);
+            return -1;
+        }
+        if (clock_now_us() >= next_retry) {
+            xcb_unmap_window(x->conn, w);
+            xcb_map_window(x->conn, w);
+            xcb_flush(x->conn);
+            next_retry = clock_now_us() + PROBE_RETRY_MS * 1000;
+        }
+        int wait = (int)((next_retry - clock_now_us()) / 1000) + 1;
+        struct pollfd pfd[2] = {{.fd = xfd, .events = POLLIN}, {.fd = proc_signal_fd(), .events = POLLIN}};
+        poll(pfd, 2, wait < left ? wait : (int)left + 1);
+    }
+    xcb_destroy_window(x->conn, w);
+    xcb_aux_sync(x->conn);
+    return 0;
+}
+
+int compositor_start(struct compositor *c, struct xserver *x, const char *command,
+                     enum ready_kind ready, const char *log_path, int deadline_ms,
+                     char *err, size_t errlen)
+{
+    snprintf(c->command, sizeof c->command, "%s", command);
+    snprintf(c->log_path, sizeof c->log_path, "%s", log_path);
+    c->ready = ready;
+    c->log_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    xcb_window_t root = x->screen->root;
+
+    /* Watch for the events that make it ready before launching, so none is missed. */
+    uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE;
+    xcb_change_window_attributes(x->conn, root, XCB_CW_EVENT_MASK, &mask);
+    xu_watch_selection(x->conn, root, "WM_S0");
+    xu_watch_selection(x->conn, root, "_NET_WM_CM_S0");
+    xcb_window_t wm_before = xu_selection_owner(x->conn, "WM_S0");
+    xcb_window_t cm_before = xu_selection_owner(x->conn, "_NET_WM_CM_S0");
+
+    const char *argv[] = {"/bin/sh", "-c", c->command, NULL};
+    struct spawn_opts o = {.argv = argv, .stdin_fd = -1, .stdout_fd = c->log_fd,
+                           .stderr_fd = c->log_fd, .keep_fd = -1};
+    c->start_us = clock_now_us();
+    c->proc = proc_spawn("compositor", &o);
+    if (!c->proc) {
+        snprintf(err, errlen, "cannot run /bin/sh for the compositor: %s", strerror(errno));
+        return -1;
+    }
+    c->starts++;
+    int64_t deadline = c->start_us + (int64_t)deadline_ms * 1000;
+    int xfd = xcb_get_file_descriptor(x->conn);
+    while (!is_ready(c, x, wm_before, cm_before)) {
+        proc_handle_signals();
+        if (c->proc->exited) {
+            describe_failure(c, "exited before it was ready", err, errlen);
+            return -1;
+        }
+        if (proc_interrupted()) {
+            snprintf(err, errlen, "interrupted while waiting for the compositor");
+            return -1;
+        }
+        int64_t left = (deadline - clock_now_us()) / 1000;
+        if (left <= 0) {
+            char what[128];
+            snprintf(what, sizeof what, "was not ready after %d ms (%s)", deadline_ms,
+                     ready == READY_CM ? "no _NET_WM_CM_S0 owner"
+                     : ready == READY_WM ? "no WM_S0 owner with a valid _NET_SUPPORTING_WM_CHECK"
+                     : "WM_S0 owner, _NET_SUPPORTING_WM_CHECK and _NET_WM_CM_S0 owner wanted");
+            describe_failure(c, what, err, errlen);
+            return -1;
+        }
+        xu_drain_events(x->conn);
+        struct pollfd pfd[2] = {{.fd = xfd, .events = POLLIN}, {.fd = proc_signal_fd(), .events = POLLIN}};
+        poll(pfd, 2, (int)left + 1);
+        xu_drain_events(x->conn);
+    }
+    if ((ready & READY_WM) && probe_manages(c, x, deadline, err, errlen) < 0)
+        return -1;
+    c->ready_us = clock_now_us();
+    read_claims(c, x);
+    return 0;
+}
+
+bool compositor_alive(struct compositor *c)
+{
+    proc_handle_signals();
+    return c->proc && !c->proc->exited;
+}
+
+off_t compositor_log_offset(const struct compositor *c)
+{
+    return c->log_fd >= 0 ? lseek(c->log_fd, 0, SEEK_END) : 0;
+}
+
+void compositor_stop(struct compositor *c)
+{
+    if (c->proc) {
+        proc_stop(c->proc, 2000);
+        c->proc = NULL;
+    }
+    if (c->log_fd >= 0)
+        close(c->log_fd);
+    c->log_fd = -1;
+    for (int i = 0; i < c->nsupported; i++)
+        free(c->supported[i]);
+    c->nsupported = 0;
+}

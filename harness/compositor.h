@@ -1,0 +1,44 @@
+/* The compositor under test: only ever a command line (run by /bin/sh in its own process
+ * group) plus what "ready" means for it.  The reference fake-wm is started the same way. */
+#ifndef FRAMESYNC_COMPOSITOR_H
+#define FRAMESYNC_COMPOSITOR_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include "xserver.h"
+
+enum ready_kind {
+    READY_WM = 1,          /* WM_S0 owned, _NET_SUPPORTING_WM_CHECK valid */
+    READY_CM = 2,          /* _NET_WM_CM_S0 owned */
+    READY_BOTH = 3,
+};
+
+struct compositor {
+    char command[2048];       /* after {profile} substitution */
+    enum ready_kind ready;
+    struct proc *proc;
+    char log_path[512];
+    int log_fd;
+    int64_t start_us, ready_us;
+    int starts;               /* how often it was (re)started in this run */
+    /* what it claims, read once ready */
+    xcb_window_t wm_owner, cm_owner, check_window;
+    char wm_name[128];
+    char *supported[256];     /* atom names in _NET_SUPPORTED */
+    int nsupported;
+};
+
+/* Starts it and waits until ready; on failure fills err (with the tail of its output). */
+int compositor_start(struct compositor *c, struct xserver *x, const char *command,
+                     enum ready_kind ready, const char *log_path, int deadline_ms,
+                     char *err, size_t errlen);
+void compositor_stop(struct compositor *c);
+/* Still running?  (Reaps first.) */
+bool compositor_alive(struct compositor *c);
+bool compositor_supports(const struct compositor *c, const char *atom_name);
+/* Where its log is now, so a case can quote what it printed meanwhile. */
+off_t compositor_log_offset(const struct compositor *c);
+
+int parse_ready_kind(const char *s, enum ready_kind *out);
+
+#endif

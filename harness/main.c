@@ -1,0 +1,544 @@
+/* framesync: runs the cases in cases/ against one compositor under test and writes TAP.
+ * Usage and the case format: README.md and cases/README.md. */
+#include "catalog.h"
+#include "caseparse.h"
+#include "clock.h"
+#include "compositor.h"
+#include "proc.h"
+#include "run.h"
+#include "session.h"
+#include "tap.h"
+#include "xserver.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define EXIT_USAGE 2
+
+struct options {
+    char root[PATH_MAX];
+    char cases_dir[PATH_MAX];
+    char out_dir[PATH_MAX];
+    const char *wm;              /* NULL: the reference fake-wm */
+    const char *ready;
+    unsigned profiles;
+    const char *filter;
+    bool list;
+    double timeout_scale;
+    int wm_timeout_ms;
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: framesync [options]\n"
+          "  --wm CMD            the compositor under test, a shell command line; {profile} is\n"
+          "                      replaced by the profile being run (default: the reference\n"
+          "                      \"fake-wm/fake-wm --profile {profile}\")\n"
+          "  --ready wm|cm|wm+cm when it is ready: WM_S0 + _NET_SUPPORTING_WM_CHECK (wm),\n"
+          "                      _NET_WM_CM_S0 (cm), or both (default: wm, wm+cm for fake-wm)\n"
+          "  --wm-timeout MS     how long it may take to become ready (default 15000)\n"
+          "  --profile P         ewmh-1.5, draft-2011 or de-facto; repeat or comma-separate\n"
+          "                      (default: all three)\n"
+          "  --filter REGEX      only cases whose id or clause matches (POSIX extended regex)\n"
+          "  --list              list the cases with their clauses and profiles, run nothing\n"
+          "  --out DIR           where results.tap and logs/ go (default reports/latest)\n"
+          "  --cases DIR         where the case files are (default cases/)\n"
+          "  --timeout-scale F   multiply every deadline of the cases by F (slow machines)\n"
+          "  --help\n"
+          "exit status: 0 all passed or skipped, 1 a case failed or was unresolved,\n"
+          "             2 usage or input error (bad option, malformed case, no X server)\n",
+          f);
+}
+
+static int parse_profiles(const char *arg, unsigned *out)
+{
+    char *copy = strdup(arg), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int bit = profile_parse(t);
+        if (!bit) {
+            fprintf(stderr, "framesync: unknown profile `%s` (expected ewmh-1.5, draft-2011 or de-facto)\n", t);
+            free(copy);
+            return -1;
+        }
+        *out |= (unsigned)bit;
+    }
+    free(copy);
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    static const struct option longopts[] = {
+        {"wm", required_argument, 0, 'w'},        {"ready", required_argument, 0, 'r'},
+        {"wm-timeout", required_argument, 0, 'T'}, {"profile", required_argument, 0, 'p'},
+        {"filter", required_argument, 0, 'f'},    {"list", no_argument, 0, 'l'},
+        {"out", required_argument, 0, 'o'},       {"cases", required_argument, 0, 'c'},
+        {"timeout-scale", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    opterr = 0;
+    int ch;
+    char *end;
+    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'w': o->wm = optarg; break;
+        case 'r': {
+            enum ready_kind k;
+            if (parse_ready_kind(optarg, &k) < 0) {
+                fprintf(stderr, "framesync: --ready takes wm, cm or wm+cm, not `%s`\n", optarg);
+                return -1;
+            }
+            o->ready = optarg;
+            break;
+        }
+        case 'T':
+            o->wm_timeout_ms = (int)strtol(optarg, &end, 10);
+            if (*end || o->wm_timeout_ms <= 0) {
+                fprintf(stderr, "framesync: --wm-timeout takes milliseconds, not `%s`\n", optarg);
+                return -1;
+            }
+            break;
+        case 'p':
+            if (parse_profiles(optarg, &o->profiles) < 0)
+                return -1;
+            break;
+        case 'f': o->filter = optarg; break;
+        case 'l': o->list = true; break;
+        case 'o': snprintf(o->out_dir, sizeof o->out_dir, "%s", optarg); break;
+        case 'c': snprintf(o->cases_dir, sizeof o->cases_dir, "%s", optarg); break;
+        case 's':
+            o->timeout_scale = strtod(optarg, &end);
+            if (*end || o->timeout_scale < 0.1 || o->timeout_scale > 100) {
+                fprintf(stderr, "framesync: --timeout-scale takes a factor from 0.1 to 100, not `%s`\n", optarg);
+                return -1;
+            }
+            break;
+        case 'h': usage(stdout); exit(0);
+        default:
+            if (optopt)
+                fprintf(stderr, "framesync: option -%c needs a value or is unknown; see --help\n", optopt);
+            else
+                fprintf(stderr, "framesync: unknown option `%s`; see --help\n", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "framesync: unexpected argument `%s`; see --help\n", argv[optind]);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- case discovery ---- */
+
+static char **found_paths;
+static int nfound;
+
+static int collect(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    size_t n = strlen(path);
+    if (type == FTW_F && n > 5 && !strcmp(path + n - 5, ".case")) {
+        found_paths = realloc(found_paths, (size_t)(nfound + 1) * sizeof *found_paths);
+        found_paths[nfound++] = strdup(path);
+    }
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Parses every case; reports every malformed file, not just the first. */
+static int load_cases(const char *dir, struct testcase ***out)
+{
+    if (nftw(dir, collect, 16, FTW_PHYS) < 0) {
+        fprintf(stderr, "framesync: cannot read the case folder %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    qsort(found_paths, (size_t)nfound, sizeof *found_paths, cmp_str);
+    struct testcase **cases = calloc((size_t)nfound + 1, sizeof *cases);
+    int bad = 0, n = 0;
+    for (int i = 0; i < nfound; i++) {
+        char err[1024];
+        struct testcase *tc = case_parse_file(found_paths[i], catalog_current_knows, err, sizeof err);
+        if (!tc) {
+            fprintf(stderr, "framesync: %s\n", err);
+            bad++;
+            continue;
+        }
+        for (int j = 0; j < n; j++)
+            if (!strcmp(cases[j]->id, tc->id)) {
+                fprintf(stderr, "framesync: %s:1: case id `%s` is also used by %s\n", tc->path, tc->id,
+                        cases[j]->path);
+                bad++;
+            }
+        cases[n++] = tc;
+    }
+    *out = cases;
+    return bad ? -1 : n;
+}
+
+static bool selected(const struct testcase *tc, regex_t *re)
+{
+    if (!re)
+        return true;
+    if (regexec(re, tc->id, 0, NULL, 0) == 0)
+        return true;
+    for (int i = 0; i < tc->nclauses; i++)
+        if (regexec(re, tc->clauses[i], 0, NULL, 0) == 0)
+            return true;
+    return false;
+}
+
+/* ---- output folder ---- */
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void remove_tree(const char *path)
+{
+    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int mkdir_p(const char *path, mode_t mode)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(tmp, mode) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static void case_log_prefix(const char *out, const struct testcase *tc, enum profile p, char *buf, size_t len)
+{
+    char id[256];
+    snprintf(id, sizeof id, "%s", tc->id);
+    for (char *c = id; *c; c++)
+        if (*c == '/')
+            *c = '-';
+    snprintf(buf, len, "%s/logs/%s/%s", out, profile_name(p), id);
+}
+
+/* The per-case log: verdict, timeline, and what the compositor printed meanwhile. */
+static void write_case_log(const char *path, const struct testcase *tc, enum profile p,
+                           const struct result *r, const struct session *s, const struct compositor *wm,
+                           off_t wm_log_from)
+{
+    FILE *f = fopen(path, "we");
+    if (!f)
+        return;
+    fprintf(f, "case:     %s [%s]\nfile:     %s\nclause:   %s\nverdict:  %s\n", tc->id, profile_name(p),
+            tc->path, tc->clauses[0], verdict_name(r->verdict));
+    if (r->reason[0])
+        fprintf(f, "reason:   %s\n", r->reason);
+    if (r->expected[0])
+        fprintf(f, "expected: %s\n", r->expected);
+    if (r->observed[0])
+        fprintf(f, "observed: %s\n", r->observed);
+    fprintf(f, "checks:   %d of %d ran\ncompositor: %s\n\ntimeline:\n", r->checks_run, tc->checks, wm->command);
+    timeline_print(&s->tl, f, "  ", r->mark_seq);
+    fprintf(f, "\ncompositor output during the case (%s):\n", wm->log_path);
+    FILE *wl = fopen(wm->log_path, "r");
+    if (wl) {
+        fseek(wl, wm_log_from, SEEK_SET);
+        char line[2048];
+        while (fgets(line, sizeof line, wl))
+            fprintf(f, "  %s", line);
+        fclose(wl);
+    }
+    for (int i = 0; i < s->nclients; i++)
+        fprintf(f, "fake client %s log: %s\n", s->clients[i].name, s->clients[i].stderr_path);
+    fclose(f);
+}
+
+/* ---- the run ---- */
+
+struct runner {
+    struct options *o;
+    struct catalog cat;
+    struct xserver x;
+    struct compositor wm;
+    bool wm_running;
+    char wm_failed_command[2048];   /* a command that did not start: its cases fail at once */
+    char wm_failed_reason[3000];
+    struct tap tap;
+    FILE *tap_file;
+    char client_binary[PATH_MAX];
+    char tmp_dir[PATH_MAX];
+    char wm_log[PATH_MAX];
+};
+
+static void wm_command_for(const struct runner *r, enum profile p, char *buf, size_t len)
+{
+    char def[PATH_MAX + 64];
+    snprintf(def, sizeof def, "exec '%s/fake-wm/fake-wm' --profile {profile}", r->o->root);
+    const char *tmpl = r->o->wm ? r->o->wm : def;
+    size_t o = 0;
+    for (const char *c = tmpl; *c && o + 1 < len;) {
+        if (!strncmp(c, "{profile}", 9)) {
+            o += (size_t)snprintf(buf + o, len - o, "%s", profile_name(p));
+            c += 9;
+        } else
+            buf[o++] = *c++;
+    }
+    buf[o < len ? o : len - 1] = 0;
+}
+
+static void print_claims(struct runner *r)
+{
+    char line[4096];
+    int o = snprintf(line, sizeof line, "compositor `%s` ready after %.0f ms: %s, %s; _NET_SUPPORTED:",
+                     r->wm.command, (double)(r->wm.ready_us - r->wm.start_us) / 1000.0,
+                     r->wm.wm_name[0] ? r->wm.wm_name : "(no _NET_WM_NAME)",
+                     r->wm.cm_owner ? "composites (owns _NET_WM_CM_S0)" : "does not composite");
+    for (int i = 0; i < r->wm.nsupported && o > 0 && (size_t)o < sizeof line; i++)
+        o += snprintf(line + o, sizeof line - (size_t)o, " %s", r->wm.supported[i]);
+    tap_comment(&r->tap, "%s", line);
+}
+
+/* Makes sure the compositor for this profile runs; returns false with a reason when it cannot. */
+static bool ensure_compositor(struct runner *r, enum profile p, char *why, size_t len)
+{
+    char cmd[2048];
+    wm_command_for(r, p, cmd, sizeof cmd);
+    if (r->wm_running && !strcmp(r->wm.command, cmd) && compositor_alive(&r->wm))
+        return true;
+    if (r->wm_running) {
+        if (!compositor_alive(&r->wm))
+            tap_comment(&r->tap, "restarting the compositor (it had ended)");
+        compositor_stop(&r->wm);
+        r->wm_running = false;
+    }
+    if (!strcmp(r->wm_failed_command, cmd)) {
+        snprintf(why, len, "%s", r->wm_failed_reason);
+        return false;
+    }
+    enum ready_kind ready = r->o->wm ? READY_WM : READY_BOTH;
+    if (r->o->ready)
+        parse_ready_kind(r->o->ready, &ready);
+    int tries = r->wm.starts;
+    memset(&r->wm, 0, sizeof r->wm);
+    r->wm.starts = tries;
+    char err[3000];
+    if (compositor_start(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, err, sizeof err) < 0) {
+        compositor_stop(&r->wm);
+        snprintf(r->wm_failed_command, sizeof r->wm_failed_command, "%s", cmd);
+        snprintf(r->wm_failed_reason, sizeof r->wm_failed_reason, "%s", err);
+        snprintf(why, len, "%s", err);
+        return false;
+    }
+    r->wm_running = true;
+    print_claims(r);
+    return true;
+}
+
+static void cleanup(struct runner *r)
+{
+    if (r->wm_running)
+        compositor_stop(&r->wm);
+    xserver_stop(&r->x);
+    proc_kill_all();
+    if (r->tmp_dir[0])
+        remove_tree(r->tmp_dir);
+}
+
+static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_t *re)
+{
+    struct options *o = r->o;
+    int total = 0;
+    for (int p = 1; p <= PROFILE_DEFACTO; p <<= 1)
+        for (int i = 0; i < ncases; i++)
+            if ((o->profiles & (unsigned)p) && (cases[i]->profiles & (unsigned)p) && selected(cases[i], re))
+                total++;
+    tap_plan(&r->tap, total);
+    char err[3000];
+    if (xserver_start(&r->x, r->tmp_dir, 10000, err, sizeof err) < 0) {
+        tap_bail_out(&r->tap, err);
+        fprintf(stderr, "framesync: %s\n", err);
+        return EXIT_USAGE;
+    }
+    tap_comment(&r->tap, "X server Xvfb %s ready after %.0f ms (no TCP, private auth cookie)",
+                r->x.display_name, (double)(r->x.ready_us - r->x.start_us) / 1000.0);
+    bool first = true;
+    for (int p = 1; p <= PROFILE_DEFACTO; p <<= 1) {
+        if (!(o->profiles & (unsigned)p))
+            continue;
+        for (int i = 0; i < ncases; i++) {
+            struct testcase *tc = cases[i];
+            if (!(tc->profiles & (unsigned)p) || !selected(tc, re))
+                continue;
+            struct result res = {0};
+            struct session s;
+            char prefix[PATH_MAX];
+            case_log_prefix(o->out_dir, tc, (enum profile)p, prefix, sizeof prefix);
+            snprintf(res.log_path, sizeof res.log_path, "%s.log", prefix);
+            char why[3000];
+            off_t log_from = 0;
+            bool wm_ok = ensure_compositor(r, (enum profile)p, why, sizeof why);
+            session_init(&s, r->client_binary, prefix); /* times count from here */
+            if (!wm_ok) {
+                if (first) { /* the command never started at all: a usage error, not a verdict */
+                    tap_bail_out(&r->tap, why);
+                    fprintf(stderr, "framesync: %s\n", why);
+                    session_free(&s);
+                    return EXIT_USAGE;
+                }
+                res.verdict = VERDICT_FAIL;
+                snprintf(res.reason, sizeof res.reason, "the compositor could not be (re)started: %s", why);
+                res.start_us = res.end_us = clock_now_us();
+            } else {
+                log_from = compositor_log_offset(&r->wm);
+                struct run_env env = {.x = &r->x, .wm = &r->wm, .client_binary = r->client_binary,
+                                      .timeout_scale = o->timeout_scale};
+                run_case(tc, &env, &s, &res);
+            }
+            first = false;
+            if (proc_interrupted()) {
+                session_free(&s);
+                char why2[64];
+                snprintf(why2, sizeof why2, "interrupted by %s", strsignal(proc_interrupted()));
+                tap_bail_out(&r->tap, why2);
+                return 128 + proc_interrupted();
+            }
+            write_case_log(res.log_path, tc, (enum profile)p, &res, &s, &r->wm, log_from);
+            tap_result(&r->tap, tc, (enum profile)p, &res, &r->cat, &s, r->wm.command);
+            session_free(&s);
+        }
+    }
+    tap_summary(&r->tap);
+    return (r->tap.counts[VERDICT_FAIL] || r->tap.counts[VERDICT_UNRESOLVED]) ? 1 : 0;
+}
+
+static void list_cases(struct testcase **cases, int n, unsigned profiles, regex_t *re)
+{
+    for (int i = 0; i < n; i++) {
+        if (!(cases[i]->profiles & profiles) || !selected(cases[i], re))
+            continue;
+        printf("%-40s %-44s", cases[i]->id, cases[i]->clauses[0]);
+        for (int p = 1; p <= PROFILE_DEFACTO; p <<= 1)
+            if (cases[i]->profiles & (unsigned)p)
+                printf(" %s", profile_name((enum profile)p));
+        printf("\n    %s\n", cases[i]->description);
+    }
+}
+
+static void find_root(char *root, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    snprintf(root, len, "%s", dirname(dirname(exe))); /* <root>/harness/framesync */
+}
+
+int main(int argc, char **argv)
+{
+    struct options o = {.timeout_scale = 1.0, .wm_timeout_ms = 15000};
+    find_root(o.root, sizeof o.root);
+    if (parse_options(argc, argv, &o) < 0)
+        return EXIT_USAGE;
+    if (!o.profiles)
+        o.profiles = ALL_PROFILES;
+    if (!o.cases_dir[0])
+        snprintf(o.cases_dir, sizeof o.cases_dir, "%s/cases", o.root);
+    if (!o.out_dir[0])
+        snprintf(o.out_dir, sizeof o.out_dir, "%s/reports/latest", o.root);
+
+    struct runner r = {.o = &o};
+    char err[1024], path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/clauses.txt", o.cases_dir);
+    if (catalog_load(&r.cat, path, err, sizeof err) < 0) {
+        fprintf(stderr, "framesync: %s\n", err);
+        return EXIT_USAGE;
+    }
+    catalog_set_current(&r.cat);
+    regex_t re;
+    if (o.filter) {
+        int rc = regcomp(&re, o.filter, REG_EXTENDED | REG_NOSUB);
+        if (rc) {
+            regerror(rc, &re, err, sizeof err);
+            fprintf(stderr, "framesync: --filter `%s`: %s\n", o.filter, err);
+            return EXIT_USAGE;
+        }
+    }
+    struct testcase **cases;
+    int ncases = load_cases(o.cases_dir, &cases);
+    if (ncases < 0)
+        return EXIT_USAGE;
+    if (o.list) {
+        list_cases(cases, ncases, o.profiles, o.filter ? &re : NULL);
+        return 0;
+    }
+
+    /* Output: results and logs of this run only. */
+    snprintf(path, sizeof path, "%s/logs", o.out_dir);
+    if (mkdir_p(o.out_dir, 0755) < 0) {
+        fprintf(stderr, "framesync: cannot create the output folder %s: %s\n", o.out_dir, strerror(errno));
+        return EXIT_USAGE;
+    }
+    remove_tree(path);
+    for (int p = 1; p <= PROFILE_DEFACTO; p <<= 1) {
+        char d[PATH_MAX + 64];
+        snprintf(d, sizeof d, "%s/logs/%s", o.out_dir, profile_name((enum profile)p));
+        mkdir_p(d, 0755);
+    }
+    snprintf(path, sizeof path, "%s/results.tap", o.out_dir);
+    r.tap_file = fopen(path, "we");
+    if (!r.tap_file) {
+        fprintf(stderr, "framesync: cannot write %s: %s\n", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    snprintf(r.wm_log, sizeof r.wm_log, "%s/logs/compositor.log", o.out_dir);
+    unlink(r.wm_log);
+    snprintf(r.client_binary, sizeof r.client_binary, "%s/fake-clients/fake-client", o.root);
+    if (access(r.client_binary, X_OK) < 0) {
+        fprintf(stderr, "framesync: the fake client %s is missing: run make\n", r.client_binary);
+        return EXIT_USAGE;
+    }
+
+    /* Private files (the auth cookie) live in a 0700 temp dir, removed on every exit path. */
+    snprintf(r.tmp_dir, sizeof r.tmp_dir, "%s/framesync-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(r.tmp_dir)) {
+        fprintf(stderr, "framesync: cannot create a private temp dir: %s\n", strerror(errno));
+        return EXIT_USAGE;
+    }
+    if (proc_init(r.tmp_dir) < 0) {
+        fprintf(stderr, "framesync: cannot set up process handling: %s\n", strerror(errno));
+        remove_tree(r.tmp_dir);
+        return EXIT_USAGE;
+    }
+    tap_open(&r.tap, stdout, r.tap_file);
+    int rc = run_all(&r, cases, ncases, o.filter ? &re : NULL);
+    cleanup(&r);
+    if (rc <= 1) {
+        printf("%d passed, %d failed, %d skipped\n", r.tap.counts[VERDICT_PASS],
+               r.tap.counts[VERDICT_FAIL] + r.tap.counts[VERDICT_UNRESOLVED], r.tap.counts[VERDICT_SKIP]);
+    }
+    fclose(r.tap_file);
+    for (int i = 0; i < ncases; i++)
+        case_free(cases[i]);
+    free(cases);
+    catalog_free(&r.cat);
+    return rc;
+}

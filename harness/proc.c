@@ -1,0 +1,285 @@
+#include "proc.h"
+#include "clock.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_PROCS 64
+
+static struct proc *procs[MAX_PROCS];
+static int signal_fd = -1;
+static int reaper_fd = -1;     /* write end: pgids for the reaper, one per write */
+static int interrupted_by;
+static sigset_t handled_signals;
+
+/* The reaper: a forked copy of the harness that only reads pgids from a pipe.  When the pipe
+ * closes (the harness exited or was killed, even by SIGKILL), it kills every group it was told
+ * of.  Groups already gone are harmless: kill() fails with ESRCH. */
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void reaper_main(int rfd, const char *cleanup_dir)
+{
+    pid_t groups[1024];
+    size_t n = 0;
+    pid_t pg;
+    ssize_t r;
+    while ((r = read(rfd, &pg, sizeof pg)) == sizeof pg || (r < 0 && errno == EINTR)) {
+        if (r < 0)
+            continue;
+        if (pg > 0 && n < sizeof groups / sizeof groups[0])
+            groups[n++] = pg;
+        else if (pg < 0) /* the harness stopped that group itself */
+            for (size_t i = 0; i < n; i++)
+                if (groups[i] == -pg)
+                    groups[i] = 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (groups[i] > 0)
+            kill(-groups[i], SIGKILL);
+    if (cleanup_dir)
+        nftw(cleanup_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    _exit(0);
+}
+
+int proc_init(const char *cleanup_dir)
+{
+    sigemptyset(&handled_signals);
+    sigaddset(&handled_signals, SIGCHLD);
+    sigaddset(&handled_signals, SIGINT);
+    sigaddset(&handled_signals, SIGTERM);
+    sigaddset(&handled_signals, SIGHUP);
+    signal(SIGPIPE, SIG_IGN); /* a dead fake client shows as EPIPE, not as our death */
+    if (sigprocmask(SIG_BLOCK, &handled_signals, NULL) < 0)
+        return -1;
+    signal_fd = signalfd(-1, &handled_signals, SFD_NONBLOCK | SFD_CLOEXEC);
+    if (signal_fd < 0)
+        return -1;
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        close(p[1]);
+        setpgid(0, 0); /* out of the terminal's group: a Ctrl-C must not kill it first */
+        reaper_main(p[0], cleanup_dir);
+    }
+    close(p[0]);
+    reaper_fd = p[1];
+    return 0;
+}
+
+int proc_signal_fd(void) { return signal_fd; }
+int proc_interrupted(void) { return interrupted_by; }
+
+static void reap_children(void)
+{
+    int status;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        for (int i = 0; i < MAX_PROCS; i++) {
+            if (procs[i] && procs[i]->pid == pid && !procs[i]->exited) {
+                procs[i]->exited = true;
+                procs[i]->status = status;
+                procs[i]->exit_us = clock_now_us();
+            }
+        }
+    }
+}
+
+bool proc_handle_signals(void)
+{
+    struct signalfd_siginfo si;
+    bool child = false;
+    while (read(signal_fd, &si, sizeof si) == sizeof si) {
+        if (si.ssi_signo == SIGCHLD)
+            child = true;
+        else if (!interrupted_by)
+            interrupted_by = (int)si.ssi_signo;
+    }
+    if (child)
+        reap_children();
+    return child;
+}
+
+struct proc *proc_spawn(const char *name, const struct spawn_opts *o)
+{
+    int slot = -1;
+    for (int i = 0; i < MAX_PROCS && slot < 0; i++)
+        if (!procs[i])
+            slot = i;
+    if (slot < 0) {
+        errno = EMFILE;
+        return NULL;
+    }
+    /* A pipe that the child closes by exec (CLOEXEC) tells us exec succeeded; else it carries
+     * errno, so "compositor command not found" is reported here and not as a mysterious exit. */
+    int ep[2];
+    if (pipe2(ep, O_CLOEXEC) < 0)
+        return NULL;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(ep[0]);
+        close(ep[1]);
+        return NULL;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        sigprocmask(SIG_UNBLOCK, &handled_signals, NULL);
+        signal(SIGPIPE, SIG_DFL);
+        int devnull = open("/dev/null", O_RDWR);
+        int fds[3] = {o->stdin_fd, o->stdout_fd, o->stderr_fd};
+        for (int i = 0; i < 3; i++)
+            dup2(fds[i] >= 0 ? fds[i] : devnull, i);
+        if (o->keep_fd >= 0)
+            fcntl(o->keep_fd, F_SETFD, 0);
+        for (const char *const *e = o->env; e && *e; e++)
+            putenv((char *)*e);
+        execvp(o->argv[0], (char *const *)o->argv);
+        int err = errno;
+        if (write(ep[1], &err, sizeof err) < 0)
+            _exit(127);
+        _exit(127);
+    }
+    setpgid(pid, pid); /* both sides, so the group exists before either continues */
+    close(ep[1]);
+    int err = 0;
+    ssize_t r;
+    do
+        r = read(ep[0], &err, sizeof err);
+    while (r < 0 && errno == EINTR);
+    close(ep[0]);
+    if (r == sizeof err) {
+        waitpid(pid, NULL, 0);
+        fprintf(stderr, "framesync: cannot start %s (%s): %s\n", name, o->argv[0], strerror(err));
+        errno = err;
+        return NULL;
+    }
+    struct proc *p = calloc(1, sizeof *p);
+    p->pid = pid;
+    snprintf(p->name, sizeof p->name, "%s", name);
+    procs[slot] = p;
+    if (reaper_fd >= 0 && write(reaper_fd, &pid, sizeof pid) < 0)
+        fprintf(stderr, "framesync: reaper gone: %s\n", strerror(errno));
+    return p;
+}
+
+static void unregister(struct proc *p)
+{
+    for (int i = 0; i < MAX_PROCS; i++)
+        if (procs[i] == p)
+            procs[i] = NULL;
+    pid_t neg = -p->pid;
+    if (reaper_fd >= 0 && write(reaper_fd, &neg, sizeof neg) < 0)
+        fprintf(stderr, "framesync: reaper gone: %s\n", strerror(errno));
+}
+
+/* Waits for p to exit for at most ms, reacting to SIGCHLD only (interrupts stay recorded). */
+static bool wait_exit(struct proc *p, int ms)
+{
+    int64_t deadline = clock_now_us() + (int64_t)ms * 1000;
+    reap_children();
+    while (!p->exited) {
+        int64_t left = (deadline - clock_now_us()) / 1000;
+        if (left <= 0)
+            return false;
+        struct pollfd pfd = {.fd = signal_fd, .events = POLLIN};
+        poll(&pfd, 1, (int)left + 1);
+        proc_handle_signals();
+    }
+    return true;
+}
+
+void proc_stop(struct proc *p, int grace_ms)
+{
+    if (!p)
+        return;
+    if (!p->exited) {
+        kill(-p->pid, SIGTERM);
+        if (!wait_exit(p, grace_ms)) {
+            kill(-p->pid, SIGKILL);
+            wait_exit(p, 2000);
+        }
+    }
+    /* the leader is gone; anything left in its group goes too (e.g. a wrapper's child) */
+    kill(-p->pid, SIGKILL);
+    unregister(p);
+    free(p);
+}
+
+/* Children that left their group (setsid daemons) came back to us as subreaper: find them. */
+static void kill_remaining_children(void)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return;
+    struct dirent *e;
+    pid_t self = getpid();
+    while ((e = readdir(d))) {
+        pid_t pid = (pid_t)atoi(e->d_name);
+        if (pid <= 0)
+            continue;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%d/stat", pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        char *rp = strrchr(buf, ')');
+        int ppid = 0;
+        char state = 0;
+        if (rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2 && ppid == self && state != 'Z')
+            kill(pid, SIGKILL);
+    }
+    closedir(d);
+}
+
+void proc_kill_all(void)
+{
+    for (int i = 0; i < MAX_PROCS; i++)
+        if (procs[i] && !procs[i]->exited)
+            kill(-procs[i]->pid, SIGTERM);
+    for (int i = 0; i < MAX_PROCS; i++)
+        if (procs[i])
+            proc_stop(procs[i], 1000);
+    kill_remaining_children();
+    while (waitpid(-1, NULL, WNOHANG) > 0)
+        ;
+}
+
+const char *proc_describe_exit(const struct proc *p, char *buf, size_t len)
+{
+    if (!p->exited)
+        snprintf(buf, len, "still running");
+    else if (WIFEXITED(p->status))
+        snprintf(buf, len, "exited with status %d", WEXITSTATUS(p->status));
+    else if (WIFSIGNALED(p->status))
+        snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(p->status),
+                 strsignal(WTERMSIG(p->status)));
+    else
+        snprintf(buf, len, "ended with wait status 0x%x", p->status);
+    return buf;
+}

@@ -1,0 +1,54 @@
+/* Process lifetime, in one place: every process the harness starts (Xvfb, the compositor under
+ * test, fake clients) is spawned here, in its own process group, registered with a reaper
+ * process that kills the group if the harness itself dies (even by SIGKILL), and reaped here.
+ * Signals (SIGCHLD, SIGINT, SIGTERM) arrive through one signalfd that every wait loop polls. */
+#ifndef FRAMESYNC_PROC_H
+#define FRAMESYNC_PROC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct proc {
+    pid_t pid;            /* also its process group id */
+    char name[64];        /* for messages: "Xvfb", "compositor", "client A" */
+    bool exited;
+    int status;           /* waitpid status once exited */
+    int64_t exit_us;      /* clock_now_us() when reaped */
+};
+
+struct spawn_opts {
+    const char *const *argv;   /* argv[0] looked up in PATH */
+    const char *const *env;    /* extra NAME=VALUE entries, NULL-terminated, or NULL */
+    int stdin_fd;              /* -1: /dev/null */
+    int stdout_fd;             /* -1: /dev/null */
+    int stderr_fd;             /* -1: /dev/null */
+    int keep_fd;               /* one more fd the child keeps (e.g. -displayfd), or -1 */
+};
+
+/* Call once at start: blocks SIGCHLD/SIGINT/SIGTERM/SIGHUP into a signalfd, makes the harness a
+ * child subreaper (daemonizing grandchildren come back to it) and forks the reaper, which also
+ * removes cleanup_dir (the run's private temp dir) if the harness dies without doing so. */
+int proc_init(const char *cleanup_dir);
+
+/* The signalfd to include in every poll(); proc_handle_signals() after it is readable. */
+int proc_signal_fd(void);
+/* Reads pending signals: reaps children, records interrupts.  Returns true if something exited. */
+bool proc_handle_signals(void);
+/* The signal that interrupted the run (SIGINT, SIGTERM, SIGHUP) or 0. */
+int proc_interrupted(void);
+
+/* Spawns; returns NULL with errno set (and a message on stderr) on failure.  The child is in
+ * its own process group, has PR_SET_PDEATHSIG(SIGKILL) and an unblocked signal mask. */
+struct proc *proc_spawn(const char *name, const struct spawn_opts *o);
+
+/* Sends SIGTERM to the group, waits up to grace_ms for the leader to exit, then SIGKILL to the
+ * group; always reaps.  Frees p. */
+void proc_stop(struct proc *p, int grace_ms);
+/* Kills every process group still registered and every remaining child. For exit paths. */
+void proc_kill_all(void);
+
+/* "exited with status 3", "killed by signal 11 (Segmentation fault)" */
+const char *proc_describe_exit(const struct proc *p, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,235 @@
+#include "run.h"
+#include "clock.h"
+#include "expr.h"
+#include "xutil.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* How long a fake client may take to answer a command: it only talks to the X server. */
+#define CLIENT_COMMAND_MS 5000
+
+const char *verdict_name(enum verdict v)
+{
+    static const char *names[] = {"PASS", "FAIL", "SKIP", "UNRESOLVED"};
+    return names[v];
+}
+
+struct ctx {
+    const struct testcase *tc;
+    const struct run_env *env;
+    struct session *s;
+    struct result *res;
+    struct expr_env xenv;
+};
+
+static const struct record *lookup(void *p, const char *name, size_t len)
+{
+    return session_lookup(((struct ctx *)p)->s, name, len);
+}
+
+static uint32_t atom(void *p, const char *name)
+{
+    return xu_atom(((struct ctx *)p)->env->x->conn, name);
+}
+
+static void decide(struct ctx *c, enum verdict v, const struct step *st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void decide(struct ctx *c, enum verdict v, const struct step *st, const char *fmt, ...)
+{
+    c->res->verdict = v;
+    c->res->step = st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->res->reason, sizeof c->res->reason, fmt, ap);
+    va_end(ap);
+}
+
+static int scaled(const struct ctx *c, int ms)
+{
+    return (int)(ms * c->env->timeout_scale + 0.5);
+}
+
+/* The compositor crashing or exiting during a case is the compositor's failure. */
+static bool compositor_gone(struct ctx *c, const struct step *st)
+{
+    if (compositor_alive(c->env->wm))
+        return false;
+    char how[128];
+    proc_describe_exit(c->env->wm->proc, how, sizeof how);
+    decide(c, VERDICT_FAIL, st, "the compositor under test %s at %+.1f ms (during `%s`)", how,
+           (double)(c->env->wm->proc->exit_us - c->s->tl.start_us) / 1000.0, st->text);
+    snprintf(c->res->observed, sizeof c->res->observed, "compositor %s", how);
+    return true;
+}
+
+static bool filters_match(void *p, const struct record *r)
+{
+    void **pair = p;
+    struct ctx *c = pair[0];
+    const struct step *st = pair[1];
+    for (int i = 0; i < st->nfilters; i++)
+        if (!expr_filter_matches(&c->xenv, r, st->filters[i].key, st->filters[i].value))
+            return false;
+    return true;
+}
+
+static void describe_wanted(const struct step *st, char *buf, size_t len)
+{
+    int o = snprintf(buf, len, "%s %s", st->source, st->event);
+    for (int i = 0; i < st->nfilters && o > 0 && (size_t)o < len; i++)
+        o += snprintf(buf + o, len - (size_t)o, " %s=%s", st->filters[i].key, st->filters[i].value);
+}
+
+static const char *source_state(struct ctx *c, const char *source)
+{
+    struct client *cl = session_client(c->s, source);
+    return cl && cl->eof ? "exited" : NULL;
+}
+
+/* wait: the next matching record within the deadline.  none: no matching record for the time. */
+static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
+{
+    void *pair[2] = {c, (void *)st};
+    int ms = scaled(c, st->ms);
+    int64_t begin = clock_now_us(), deadline = begin + (int64_t)ms * 1000;
+    char wanted[512];
+    describe_wanted(st, wanted, sizeof wanted);
+    c->res->checks_run++;
+    for (;;) {
+        const struct record *r = session_find(c->s, st->source, st->event, filters_match, pair, !want_none);
+        if (r && !want_none) {
+            if (st->as)
+                session_bind(c->s, st->as, r);
+            return true;
+        }
+        if (r && want_none) {
+            c->res->mark_seq = r->seq;
+            snprintf(c->res->expected, sizeof c->res->expected, "no %s for %d ms", wanted, ms);
+            snprintf(c->res->observed, sizeof c->res->observed, "%s at %+.3f ms (%.3f ms after the step began)",
+                     r->line, (double)(r->t_us - c->s->tl.start_us) / 1000.0,
+                     (double)(r->t_us - begin) / 1000.0);
+            decide(c, VERDICT_FAIL, st, "unexpected %s", r->kind);
+            return false;
+        }
+        if (compositor_gone(c, st))
+            return false;
+        if (proc_interrupted()) {
+            decide(c, VERDICT_UNRESOLVED, st, "interrupted");
+            return false;
+        }
+        if (clock_now_us() >= deadline) {
+            if (want_none)
+                return true;
+            snprintf(c->res->expected, sizeof c->res->expected, "%s within %d ms", wanted, ms);
+            snprintf(c->res->observed, sizeof c->res->observed, "none in %.1f ms",
+                     (double)(clock_now_us() - begin) / 1000.0);
+            decide(c, VERDICT_FAIL, st, "no %s within %d ms", wanted, ms);
+            return false;
+        }
+        const char *gone = source_state(c, st->source);
+        if (gone && !want_none) {
+            decide(c, VERDICT_UNRESOLVED, st, "fake client %s %s while the case waited for %s",
+                   st->source, gone, wanted);
+            return false;
+        }
+        session_pump(c->s, deadline, -1);
+    }
+}
+
+static bool step_expect(struct ctx *c, const struct step *st)
+{
+    char explain[1024];
+    c->res->checks_run++;
+    switch (expr_eval(&c->xenv, st->tokens, st->ntokens, explain, sizeof explain)) {
+    case EXPR_TRUE:
+        return true;
+    case EXPR_FALSE:
+        snprintf(c->res->expected, sizeof c->res->expected, "%s", st->text + strlen("expect "));
+        snprintf(c->res->observed, sizeof c->res->observed, "%s", explain);
+        decide(c, VERDICT_FAIL, st, "%s", explain);
+        for (int i = 0; i < st->ntokens; i++) { /* point the timeline at the record it is about */
+            const char *dot = strchr(st->tokens[i], '.');
+            const struct record *r = dot ? session_lookup(c->s, st->tokens[i], (size_t)(dot - st->tokens[i])) : NULL;
+            if (r)
+                c->res->mark_seq = r->seq;
+        }
+        return false;
+    case EXPR_ERROR:
+        break;
+    }
+    decide(c, VERDICT_UNRESOLVED, st, "cannot evaluate `%s`: %s", st->text, explain);
+    return false;
+}
+
+static bool step_require(struct ctx *c, const struct step *st)
+{
+    const char *what = st->tokens[1];
+    if (!strcmp(what, "compositing")) {
+        if (xu_selection_owner(c->env->x->conn, "_NET_WM_CM_S0"))
+            return true;
+        decide(c, VERDICT_SKIP, st, "the compositor under test does not composite (no owner of _NET_WM_CM_S0)");
+        return false;
+    }
+    bool listed = compositor_supports(c->env->wm, st->tokens[2]);
+    bool want = !strcmp(what, "supported");
+    if (listed == want)
+        return true;
+    decide(c, VERDICT_SKIP, st, "the compositor %s %s in _NET_SUPPORTED", listed ? "lists" : "does not list",
+           st->tokens[2]);
+    return false;
+}
+
+static bool step_command(struct ctx *c, const struct step *st)
+{
+    struct client *cl = session_client(c->s, st->source);
+    char err[1024];
+    const struct record *r = session_command(c->s, cl, st->command, CLIENT_COMMAND_MS, err, sizeof err);
+    if (r && !strcmp(r->kind, "done"))
+        return true;
+    if (compositor_gone(c, st))
+        return false;
+    if (r)
+        decide(c, VERDICT_UNRESOLVED, st, "fake client %s could not `%s`: %s", st->source, st->command,
+               record_get(r, "msg") ? record_get(r, "msg") : r->line);
+    else
+        decide(c, VERDICT_UNRESOLVED, st, "%s", err);
+    return false;
+}
+
+static bool run_step(struct ctx *c, const struct step *st)
+{
+    session_note(c->s, "step line=%d msg=%s", st->line, st->text);
+    char err[1024];
+    switch (st->kind) {
+    case STEP_CLIENT:
+        if (session_add_client(c->s, st->source, CLIENT_COMMAND_MS, err, sizeof err) == 0)
+            return true;
+        decide(c, VERDICT_UNRESOLVED, st, "%s", err);
+        return false;
+    case STEP_COMMAND: return step_command(c, st);
+    case STEP_WAIT: return step_wait(c, st, false);
+    case STEP_NONE: return step_wait(c, st, true);
+    case STEP_EXPECT: return step_expect(c, st);
+    case STEP_REQUIRE: return step_require(c, st);
+    }
+    return false;
+}
+
+void run_case(const struct testcase *tc, const struct run_env *env, struct session *s, struct result *res)
+{
+    struct ctx c = {.tc = tc, .env = env, .s = s, .res = res};
+    c.xenv = (struct expr_env){.lookup = lookup, .atom = atom, .ctx = &c, .t0_us = s->tl.start_us};
+    res->start_us = s->tl.start_us;
+    res->verdict = VERDICT_PASS;
+    bool ok = true;
+    for (int i = 0; i < tc->nsteps && ok; i++)
+        ok = run_step(&c, &tc->steps[i]);
+    /* the compositor may have died after the last check: still its failure */
+    if (ok && compositor_gone(&c, &tc->steps[tc->nsteps - 1]))
+        ok = false;
+    if (ok && res->checks_run != tc->checks)
+        decide(&c, VERDICT_UNRESOLVED, NULL, "ran %d of the %d declared checks", res->checks_run, tc->checks);
+    res->end_us = clock_now_us();
+}

@@ -1,0 +1,38 @@
+/* Runs one case against the compositor under test and decides its verdict:
+ * PASS (every declared check ran and held), FAIL (the compositor broke the clause),
+ * SKIP (does not apply; the reason says why), UNRESOLVED (the suite itself could not decide). */
+#ifndef FRAMESYNC_RUN_H
+#define FRAMESYNC_RUN_H
+
+#include "caseparse.h"
+#include "compositor.h"
+#include "session.h"
+#include "xserver.h"
+
+enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP, VERDICT_UNRESOLVED };
+const char *verdict_name(enum verdict v);
+
+struct run_env {
+    struct xserver *x;
+    struct compositor *wm;
+    const char *client_binary;
+    double timeout_scale;     /* multiplies every `within` / `for` of the cases */
+};
+
+struct result {
+    enum verdict verdict;
+    char reason[2048];        /* one paragraph: why FAIL/SKIP/UNRESOLVED */
+    char expected[512];
+    char observed[2048];
+    const struct step *step;  /* the step that decided it, or NULL */
+    int mark_seq;             /* the timeline record the diagnostic points at */
+    int checks_run;
+    int64_t start_us, end_us;
+    char log_path[1024];
+};
+
+/* Runs tc; the session (with its timeline) is left for the caller to print and free. */
+void run_case(const struct testcase *tc, const struct run_env *env, struct session *s,
+              struct result *res);
+
+#endif

@@ -1,0 +1,249 @@
+#include "session.h"
+#include "clock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void session_init(struct session *s, const char *client_binary, const char *log_prefix)
+{
+    memset(s, 0, sizeof *s);
+    timeline_init(&s->tl, clock_now_us());
+    s->client_binary = client_binary;
+    s->log_prefix = log_prefix;
+}
+
+void session_free(struct session *s)
+{
+    for (int i = 0; i < s->nclients; i++) {
+        struct client *c = &s->clients[i];
+        if (c->in_fd >= 0)
+            close(c->in_fd);   /* EOF on stdin: a well-behaved client exits by itself */
+        proc_stop(c->proc, 300);
+        close(c->out_fd);
+    }
+    for (int i = 0; i < s->nvars; i++)
+        free(s->vars[i].name);
+    timeline_free(&s->tl);
+    memset(s, 0, sizeof *s);
+}
+
+struct client *session_client(struct session *s, const char *name)
+{
+    for (int i = 0; i < s->nclients; i++)
+        if (!strcmp(s->clients[i].name, name))
+            return &s->clients[i];
+    return NULL;
+}
+
+void session_note(struct session *s, const char *fmt, ...)
+{
+    char buf[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    struct record *r = record_make("harness", clock_now_us(), "%s", buf);
+    if (r)
+        timeline_add(&s->tl, r);
+}
+
+/* Splits what a client wrote into records; a line that is not a record is kept as `garbage`,
+ * so a broken fake client shows in the timeline instead of vanishing. */
+static int take_lines(struct session *s, struct client *c)
+{
+    int added = 0;
+    char *start = c->buf, *nl;
+    while ((nl = memchr(start, '\n', c->len - (size_t)(start - c->buf)))) {
+        *nl = 0;
+        struct record *r = record_parse(c->name, start);
+        if (!r)
+            r = record_make(c->name, clock_now_us(), "garbage msg=%s", start);
+        if (r) {
+            timeline_add(&s->tl, r);
+            added++;
+        }
+        start = nl + 1;
+    }
+    size_t rest = c->len - (size_t)(start - c->buf);
+    memmove(c->buf, start, rest);
+    c->len = rest;
+    if (c->len == sizeof c->buf) /* a line longer than the buffer: drop it */
+        c->len = 0;
+    return added;
+}
+
+int session_pump(struct session *s, int64_t deadline_us, int extra_fd)
+{
+    struct pollfd pfd[SESSION_MAX_CLIENTS + 2];
+    int added = 0;
+    for (;;) {
+        int n = 0;
+        for (int i = 0; i < s->nclients; i++)
+            pfd[n++] = (struct pollfd){.fd = s->clients[i].eof ? -1 : s->clients[i].out_fd, .events = POLLIN};
+        pfd[n++] = (struct pollfd){.fd = proc_signal_fd(), .events = POLLIN};
+        pfd[n++] = (struct pollfd){.fd = extra_fd, .events = POLLIN};
+        int64_t left = deadline_us - clock_now_us();
+        int timeout = left <= 0 ? 0 : (int)((left + 999) / 1000);
+        int r = poll(pfd, (nfds_t)n, timeout);
+        if (r < 0 && errno != EINTR)
+            return added;
+        if (pfd[s->nclients].revents)
+            proc_handle_signals();
+        for (int i = 0; i < s->nclients; i++) {
+            struct client *c = &s->clients[i];
+            if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t got = read(c->out_fd, c->buf + c->len, sizeof c->buf - c->len);
+            if (got > 0) {
+                c->len += (size_t)got;
+                added += take_lines(s, c);
+            } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+                c->eof = true;
+            }
+        }
+        if (added || r != 0 || clock_now_us() >= deadline_us || proc_interrupted() ||
+            (extra_fd >= 0 && pfd[n - 1].revents))
+            return added;
+    }
+}
+
+int session_add_client(struct session *s, const char *name, int timeout_ms, char *err, size_t len)
+{
+    if (s->nclients == SESSION_MAX_CLIENTS) {
+        snprintf(err, len, "too many clients");
+        return -1;
+    }
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
+        snprintf(err, len, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    struct client *c = &s->clients[s->nclients];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    snprintf(c->stderr_path, sizeof c->stderr_path, "%s.client-%s.log", s->log_prefix, name);
+    int efd = open(c->stderr_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    const char *argv[] = {s->client_binary, "--name", name, NULL};
+    struct spawn_opts o = {.argv = argv, .stdin_fd = in[0], .stdout_fd = out[1], .stderr_fd = efd,
+                           .keep_fd = -1};
+    char pname[64];
+    snprintf(pname, sizeof pname, "client %s", name);
+    c->proc = proc_spawn(pname, &o);
+    close(in[0]);
+    close(out[1]);
+    if (efd >= 0)
+        close(efd);
+    if (!c->proc) {
+        close(in[1]);
+        close(out[0]);
+        snprintf(err, len, "cannot start the fake client %s: %s", s->client_binary, strerror(errno));
+        return -1;
+    }
+    c->in_fd = in[1];
+    c->out_fd = out[0];
+    fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
+    s->nclients++;
+    int64_t deadline = clock_now_us() + (int64_t)timeout_ms * 1000;
+    while (!session_find(s, name, "ready", NULL, NULL, true)) {
+        if (c->eof || clock_now_us() >= deadline || proc_interrupted()) {
+            snprintf(err, len, "fake client %s did not report `ready` within %d ms%s (its log: %s)",
+                     name, timeout_ms, c->eof ? " and closed its output" : "", c->stderr_path);
+            return -1;
+        }
+        session_pump(s, deadline, -1);
+    }
+    return 0;
+}
+
+static bool is_answer_to(void *ctx, const struct record *r)
+{
+    const char *cmd = record_get(r, "cmd");
+    return cmd && !strcmp(cmd, (const char *)ctx);
+}
+
+const struct record *session_command(struct session *s, struct client *c, const char *line,
+                                     int timeout_ms, char *err, size_t len)
+{
+    char word[48];
+    snprintf(word, sizeof word, "%.*s", (int)strcspn(line, " "), line);
+    size_t l = strlen(line);
+    char *msg = malloc(l + 2);
+    memcpy(msg, line, l);
+    msg[l] = '\n';
+    ssize_t w = write(c->in_fd, msg, l + 1); /* short lines into a pipe are written whole */
+    free(msg);
+    if (w != (ssize_t)(l + 1)) {
+        snprintf(err, len, "cannot write to fake client %s: %s", c->name,
+                 w < 0 ? strerror(errno) : "short write");
+        return NULL;
+    }
+    int64_t deadline = clock_now_us() + (int64_t)timeout_ms * 1000;
+    for (;;) {
+        const struct record *done = session_find(s, c->name, "done", is_answer_to, word, true);
+        const struct record *fail = session_find(s, c->name, "error", is_answer_to, word, true);
+        if (done || fail)
+            return done ? done : fail;
+        if (c->eof || proc_interrupted() || clock_now_us() >= deadline) {
+            snprintf(err, len, "fake client %s %s `%s` (its log: %s)", c->name,
+                     c->eof ? "exited while doing" : "did not answer in time to", line, c->stderr_path);
+            return NULL;
+        }
+        session_pump(s, deadline, -1);
+    }
+}
+
+static struct cursor *cursor_for(struct session *s, const char *source, const char *kind)
+{
+    for (int i = 0; i < s->ncursors; i++)
+        if (!strcmp(s->cursors[i].source, source) && !strcmp(s->cursors[i].kind, kind))
+            return &s->cursors[i];
+    if (s->ncursors == (int)(sizeof s->cursors / sizeof s->cursors[0]))
+        return &s->cursors[s->ncursors - 1];
+    struct cursor *c = &s->cursors[s->ncursors++];
+    snprintf(c->source, sizeof c->source, "%s", source);
+    snprintf(c->kind, sizeof c->kind, "%s", kind);
+    c->seq = 0;
+    return c;
+}
+
+const struct record *session_find(struct session *s, const char *source, const char *kind,
+                                  record_match_fn match, void *ctx, bool take)
+{
+    struct cursor *cur = cursor_for(s, source, kind);
+    for (int i = cur->seq; i < s->tl.n; i++) {
+        const struct record *r = s->tl.recs[i];
+        if (strcmp(r->source, source) || strcmp(r->kind, kind))
+            continue;
+        if (match && !match(ctx, r))
+            continue;
+        if (take)
+            cur->seq = r->seq; /* records are at index seq-1: the next search starts after it */
+        return r;
+    }
+    return NULL;
+}
+
+void session_bind(struct session *s, const char *name, const struct record *r)
+{
+    for (int i = 0; i < s->nvars; i++)
+        if (!strcmp(s->vars[i].name, name)) {
+            s->vars[i].rec = r;
+            return;
+        }
+    if (s->nvars < (int)(sizeof s->vars / sizeof s->vars[0]))
+        s->vars[s->nvars++] = (struct binding){strdup(name), r};
+}
+
+const struct record *session_lookup(struct session *s, const char *name, size_t len)
+{
+    for (int i = 0; i < s->nvars; i++)
+        if (strlen(s->vars[i].name) == len && !strncmp(s->vars[i].name, name, len))
+            return s->vars[i].rec;
+    return NULL;
+}

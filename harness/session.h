@@ -1,0 +1,75 @@
+/* One case's live state: its fake clients (driven over pipes, see fake-clients/PROTOCOL.md),
+ * the timeline their reports go into, the records bound by `as`, and the cursors that make each
+ * `wait` take the next record of its kind. */
+#ifndef FRAMESYNC_SESSION_H
+#define FRAMESYNC_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "proc.h"
+#include "timeline.h"
+
+#define SESSION_MAX_CLIENTS 8
+
+struct client {
+    char name[16];
+    struct proc *proc;
+    int in_fd, out_fd;
+    char buf[65536];
+    size_t len;
+    bool eof;
+    char stderr_path[512];
+};
+
+struct binding {
+    char *name;
+    const struct record *rec;
+};
+
+struct cursor {
+    char source[32];
+    char kind[48];
+    int seq;
+};
+
+struct session {
+    struct timeline tl;
+    struct client clients[SESSION_MAX_CLIENTS];
+    int nclients;
+    struct binding vars[64];
+    int nvars;
+    struct cursor cursors[64];
+    int ncursors;
+    const char *client_binary;
+    const char *log_prefix;      /* e.g. ".../logs/ewmh-1.5/basic-request-layout" */
+};
+
+void session_init(struct session *s, const char *client_binary, const char *log_prefix);
+/* Ends every client and frees everything but nothing printed. */
+void session_free(struct session *s);
+
+/* Starts fake client NAME and waits for its `ready`; -1 with err on failure. */
+int session_add_client(struct session *s, const char *name, int timeout_ms, char *err, size_t len);
+struct client *session_client(struct session *s, const char *name);
+
+/* Sends one command line and waits for its done/error record (returned), or NULL with err. */
+const struct record *session_command(struct session *s, struct client *c, const char *line,
+                                     int timeout_ms, char *err, size_t len);
+
+/* Reads whatever the clients report until deadline_us or until something arrived; returns the
+ * number of new records.  extra_fd (or -1) also wakes it. */
+int session_pump(struct session *s, int64_t deadline_us, int extra_fd);
+
+/* The first record of (source, kind) after that pair's cursor that passes match(); advances the
+ * cursor when take is set. */
+typedef bool (*record_match_fn)(void *ctx, const struct record *r);
+const struct record *session_find(struct session *s, const char *source, const char *kind,
+                                  record_match_fn match, void *ctx, bool take);
+
+void session_bind(struct session *s, const char *name, const struct record *r);
+const struct record *session_lookup(struct session *s, const char *name, size_t len);
+
+/* A note from the harness itself (step markers), on the same timeline. */
+void session_note(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,161 @@
+#include "tap.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tap_open(struct tap *t, FILE *a, FILE *b)
+{
+    memset(t, 0, sizeof *t);
+    if (a)
+        t->out[t->nout++] = a;
+    if (b)
+        t->out[t->nout++] = b;
+}
+
+static void emit(struct tap *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(struct tap *t, const char *fmt, ...)
+{
+    for (int i = 0; i < t->nout; i++) {
+        va_list ap;
+        va_start(ap, fmt);
+        vfprintf(t->out[i], fmt, ap);
+        va_end(ap);
+        fflush(t->out[i]);
+    }
+}
+
+void tap_plan(struct tap *t, int total)
+{
+    emit(t, "TAP version 13\n1..%d\n", total);
+}
+
+void tap_comment(struct tap *t, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+        emit(t, "# %s\n", line);
+}
+
+void yaml_quoted(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", f);
+        else if (ch < 0x20)
+            fprintf(f, "\\x%02x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void one_line(char *dst, size_t len, const char *src)
+{
+    snprintf(dst, len, "%s", src);
+    for (char *p = dst; *p; p++)
+        if (*p == '\n' || *p == '#')
+            *p = *p == '#' ? ' ' : ';';
+}
+
+/* The YAML diagnostic, into a memory stream first so every output gets the same text. */
+static char *diagnostic(const struct testcase *tc, const struct result *r, const struct catalog *cat,
+                        const struct session *s, const char *compositor_cmd)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    fprintf(f, "  ---\n  verdict: %s\n  clause: %s\n", verdict_name(r->verdict), tc->clauses[0]);
+    const struct clause *cl = catalog_find(cat, tc->clauses[0]);
+    if (cl) {
+        fputs("  wording: ", f);
+        yaml_quoted(f, cl->wording);
+        fputc('\n', f);
+    }
+    fputs("  description: ", f);
+    yaml_quoted(f, tc->description);
+    fprintf(f, "\n  file: \"%s:%d\"\n", tc->path, r->step ? r->step->line : 1);
+    if (r->step) {
+        fputs("  step: ", f);
+        yaml_quoted(f, r->step->text);
+        fputc('\n', f);
+    }
+    fputs("  reason: ", f);
+    yaml_quoted(f, r->reason);
+    fputc('\n', f);
+    if (r->expected[0]) {
+        fputs("  expected: ", f);
+        yaml_quoted(f, r->expected);
+        fputc('\n', f);
+    }
+    if (r->observed[0]) {
+        fputs("  observed: ", f);
+        yaml_quoted(f, r->observed);
+        fputc('\n', f);
+    }
+    fputs("  compositor: ", f);
+    yaml_quoted(f, compositor_cmd);
+    fprintf(f, "\n  checks: \"%d of %d ran\"\n", r->checks_run, tc->checks);
+    fprintf(f, "  duration_ms: %.1f\n", (double)(r->end_us - r->start_us) / 1000.0);
+    if (r->log_path[0]) {
+        fputs("  log: ", f);
+        yaml_quoted(f, r->log_path);
+        fputc('\n', f);
+    }
+    if (s && s->tl.n) {
+        fputs("  timeline: |\n", f);
+        timeline_print(&s->tl, f, "    ", r->mark_seq);
+    }
+    fputs("  ...\n", f);
+    fclose(f);
+    return text;
+}
+
+void tap_result(struct tap *t, const struct testcase *tc, enum profile p, const struct result *r,
+                const struct catalog *cat, const struct session *s, const char *compositor_cmd)
+{
+    t->n++;
+    t->counts[r->verdict]++;
+    char reason[512];
+    one_line(reason, sizeof reason, r->reason);
+    switch (r->verdict) {
+    case VERDICT_PASS:
+        emit(t, "ok %d - %s [%s]\n", t->n, tc->id, profile_name(p));
+        return;
+    case VERDICT_SKIP:
+        emit(t, "ok %d - %s [%s] # SKIP %s\n", t->n, tc->id, profile_name(p), reason);
+        return;
+    case VERDICT_FAIL:
+        emit(t, "not ok %d - %s [%s]\n", t->n, tc->id, profile_name(p));
+        break;
+    case VERDICT_UNRESOLVED:
+        /* not a TAP directive on purpose: parsers count it as a failure, never as a pass or skip */
+        emit(t, "not ok %d - %s [%s] # UNRESOLVED: %s\n", t->n, tc->id, profile_name(p), reason);
+        break;
+    }
+    char *d = diagnostic(tc, r, cat, s, compositor_cmd);
+    emit(t, "%s", d);
+    free(d);
+}
+
+void tap_bail_out(struct tap *t, const char *reason)
+{
+    char r[512];
+    one_line(r, sizeof r, reason);
+    emit(t, "Bail out! %s\n", r);
+}
+
+void tap_summary(struct tap *t)
+{
+    emit(t, "# framesync: %d passed, %d failed, %d skipped, %d unresolved\n",
+         t->counts[VERDICT_PASS], t->counts[VERDICT_FAIL], t->counts[VERDICT_SKIP],
+         t->counts[VERDICT_UNRESOLVED]);
+}

@@ -1,0 +1,32 @@
+/* The X server a run (a worker) uses: its own Xvfb, found by -displayfd (no guessed display
+ * numbers), without TCP, with a fresh MIT-MAGIC-COOKIE in a private auth file that every child
+ * gets through XAUTHORITY. */
+#ifndef FRAMESYNC_XSERVER_H
+#define FRAMESYNC_XSERVER_H
+
+#include <xcb/xcb.h>
+#include "proc.h"
+
+struct xserver {
+    struct proc *proc;
+    int display;              /* N of ":N" */
+    char display_name[32];    /* ":N" */
+    char auth_path[512];
+    char log_path[512];
+    xcb_connection_t *conn;   /* the harness's own connection */
+    xcb_screen_t *screen;
+    int64_t start_us, ready_us;
+};
+
+/* Starts Xvfb with its files in run_dir; on failure writes a reason into err, returns -1. */
+int xserver_start(struct xserver *x, const char *run_dir, int deadline_ms, char *err, size_t errlen);
+void xserver_stop(struct xserver *x);
+
+/* Writes an Xauthority file with one FamilyWild MIT-MAGIC-COOKIE-1 entry and a random cookie.
+ * FamilyWild with an empty display number matches whatever display -displayfd picks. */
+int xauth_write_cookie(const char *path);
+
+/* Last lines of a log file, for error messages ("Xvfb said: ..."). */
+void file_tail(const char *path, int max_lines, char *out, size_t outlen);
+
+#endif
