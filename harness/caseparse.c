@@ -270,7 +270,7 @@ static bool parse_step(struct parser *p, char *line)
     bool ok = true;
     if (!strcmp(tok[0], "client")) {
         s->kind = STEP_CLIENT;
-        if (n < 2 || !is_name(tok[1]))
+        if (n != 2 || !is_name(tok[1]))
             ok = fail(p, "expected `client NAME`");
         else if (known_client(p, tok[1]))
             ok = fail(p, "client `%s` is already declared", tok[1]);
@@ -296,6 +296,14 @@ static bool parse_step(struct parser *p, char *line)
     } else if (known_client(p, tok[0])) {
         s->kind = STEP_COMMAND;
         s->source = strdup(tok[0]);
+        if (n >= 4 && !strcmp(tok[n - 2], "as")) { /* `A counters 2 0 10 as ctr` binds the done record */
+            if (!is_name(tok[n - 1]))
+                ok = fail(p, "expected a name after `as`");
+            s->as = strdup(tok[n - 1]);
+            if (p->nvars < MAX_VARS && !known_var(p, s->as, strlen(s->as)))
+                p->vars[p->nvars++] = s->as;
+            n -= 2;
+        }
         if (n < 2)
             ok = fail(p, "expected a command for client `%s`", tok[0]);
         else

@@ -4,6 +4,7 @@
 #include "caseparse.h"
 #include "clock.h"
 #include "compositor.h"
+#include "oracles.h"
 #include "proc.h"
 #include "run.h"
 #include "session.h"
@@ -288,6 +289,8 @@ struct runner {
     char client_binary[PATH_MAX];
     char tmp_dir[PATH_MAX];
     char wm_log[PATH_MAX];
+    struct oracle *oracles[MAX_ORACLES];
+    int noracles;
 };
 
 static void wm_command_for(const struct runner *r, enum profile p, char *buf, size_t len)
@@ -356,6 +359,8 @@ static bool ensure_compositor(struct runner *r, enum profile p, char *why, size_
 
 static void cleanup(struct runner *r)
 {
+    oracles_destroy(r->oracles, r->noracles);
+    r->noracles = 0;
     if (r->wm_running)
         compositor_stop(&r->wm);
     xserver_stop(&r->x);
@@ -381,6 +386,13 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
     }
     tap_comment(&r->tap, "X server Xvfb %s ready after %.0f ms (no TCP, private auth cookie)",
                 r->x.display_name, (double)(r->x.ready_us - r->x.start_us) / 1000.0);
+    r->noracles = oracles_create(&r->x, r->oracles, MAX_ORACLES, err, sizeof err);
+    if (r->noracles < 0) {
+        r->noracles = 0;
+        tap_bail_out(&r->tap, err);
+        fprintf(stderr, "framesync: %s\n", err);
+        return EXIT_USAGE;
+    }
     bool first = true;
     for (int p = 1; p <= PROFILE_DEFACTO; p <<= 1) {
         if (!(o->profiles & (unsigned)p))
@@ -411,7 +423,8 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
             } else {
                 log_from = compositor_log_offset(&r->wm);
                 struct run_env env = {.x = &r->x, .wm = &r->wm, .client_binary = r->client_binary,
-                                      .timeout_scale = o->timeout_scale};
+                                      .timeout_scale = o->timeout_scale, .oracles = r->oracles,
+                                      .noracles = r->noracles};
                 run_case(tc, &env, &s, &res);
             }
             first = false;

@@ -186,8 +186,11 @@ static bool step_command(struct ctx *c, const struct step *st)
     struct client *cl = session_client(c->s, st->source);
     char err[1024];
     const struct record *r = session_command(c->s, cl, st->command, CLIENT_COMMAND_MS, err, sizeof err);
-    if (r && !strcmp(r->kind, "done"))
+    if (r && !strcmp(r->kind, "done")) {
+        if (st->as)
+            session_bind(c->s, st->as, r);
         return true;
+    }
     if (compositor_gone(c, st))
         return false;
     if (r)
@@ -223,6 +226,8 @@ void run_case(const struct testcase *tc, const struct run_env *env, struct sessi
     c.xenv = (struct expr_env){.lookup = lookup, .atom = atom, .ctx = &c, .t0_us = s->tl.start_us};
     res->start_us = s->tl.start_us;
     res->verdict = VERDICT_PASS;
+    for (int i = 0; i < env->noracles; i++)
+        session_attach_oracle(s, env->oracles[i]);
     bool ok = true;
     for (int i = 0; i < tc->nsteps && ok; i++)
         ok = run_step(&c, &tc->steps[i]);

@@ -17,6 +17,8 @@ struct run_env {
     struct compositor *wm;
     const char *client_binary;
     double timeout_scale;     /* multiplies every `within` / `for` of the cases */
+    struct oracle **oracles;  /* attached to every case's session */
+    int noracles;
 };
 
 struct result {

@@ -18,8 +18,29 @@ void session_init(struct session *s, const char *client_binary, const char *log_
     s->log_prefix = log_prefix;
 }
 
+struct record *session_add_record(struct session *s, struct record *r)
+{
+    timeline_add(&s->tl, r);
+    for (int i = 0; i < s->noracles; i++)
+        if (s->oracles[i]->observe && strcmp(r->source, s->oracles[i]->name))
+            s->oracles[i]->observe(s->oracles[i], s, r);
+    return r;
+}
+
+void session_attach_oracle(struct session *s, struct oracle *o)
+{
+    if (s->noracles == SESSION_MAX_ORACLES)
+        return;
+    s->oracles[s->noracles++] = o;
+    if (o->case_begin)
+        o->case_begin(o, s);
+}
+
 void session_free(struct session *s)
 {
+    for (int i = 0; i < s->noracles; i++)
+        if (s->oracles[i]->case_end)
+            s->oracles[i]->case_end(s->oracles[i], s);
     for (int i = 0; i < s->nclients; i++) {
         struct client *c = &s->clients[i];
         if (c->in_fd >= 0)
@@ -50,7 +71,7 @@ void session_note(struct session *s, const char *fmt, ...)
     va_end(ap);
     struct record *r = record_make("harness", clock_now_us(), "%s", buf);
     if (r)
-        timeline_add(&s->tl, r);
+        session_add_record(s, r);
 }
 
 /* Splits what a client wrote into records; a line that is not a record is kept as `garbage`,
@@ -65,7 +86,7 @@ static int take_lines(struct session *s, struct client *c)
         if (!r)
             r = record_make(c->name, clock_now_us(), "garbage msg=%s", start);
         if (r) {
-            timeline_add(&s->tl, r);
+            session_add_record(s, r);
             added++;
         }
         start = nl + 1;
@@ -80,12 +101,16 @@ static int take_lines(struct session *s, struct client *c)
 
 int session_pump(struct session *s, int64_t deadline_us, int extra_fd)
 {
-    struct pollfd pfd[SESSION_MAX_CLIENTS + 2];
+    struct pollfd pfd[SESSION_MAX_CLIENTS + SESSION_MAX_ORACLES + 2];
     int added = 0;
     for (;;) {
         int n = 0;
         for (int i = 0; i < s->nclients; i++)
             pfd[n++] = (struct pollfd){.fd = s->clients[i].eof ? -1 : s->clients[i].out_fd, .events = POLLIN};
+        int first_oracle = n;
+        for (int i = 0; i < s->noracles; i++)
+            pfd[n++] = (struct pollfd){.fd = s->oracles[i]->fd, .events = POLLIN};
+        int sig = n;
         pfd[n++] = (struct pollfd){.fd = proc_signal_fd(), .events = POLLIN};
         pfd[n++] = (struct pollfd){.fd = extra_fd, .events = POLLIN};
         int64_t left = deadline_us - clock_now_us();
@@ -93,8 +118,13 @@ int session_pump(struct session *s, int64_t deadline_us, int extra_fd)
         int r = poll(pfd, (nfds_t)n, timeout);
         if (r < 0 && errno != EINTR)
             return added;
-        if (pfd[s->nclients].revents)
+        if (pfd[sig].revents)
             proc_handle_signals();
+        int before = s->tl.n;
+        for (int i = 0; i < s->noracles; i++)
+            if (pfd[first_oracle + i].revents && s->oracles[i]->readable)
+                s->oracles[i]->readable(s->oracles[i], s);
+        added += s->tl.n - before;
         for (int i = 0; i < s->nclients; i++) {
             struct client *c = &s->clients[i];
             if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))

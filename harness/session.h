@@ -7,9 +7,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "proc.h"
+#include "oracle.h"
 #include "timeline.h"
 
 #define SESSION_MAX_CLIENTS 8
+#define SESSION_MAX_ORACLES 4
 
 struct client {
     char name[16];
@@ -40,6 +42,8 @@ struct session {
     int nvars;
     struct cursor cursors[64];
     int ncursors;
+    struct oracle *oracles[SESSION_MAX_ORACLES];
+    int noracles;
     const char *client_binary;
     const char *log_prefix;      /* e.g. ".../logs/ewmh-1.5/basic-request-layout" */
 };
@@ -65,6 +69,11 @@ int session_pump(struct session *s, int64_t deadline_us, int extra_fd);
 typedef bool (*record_match_fn)(void *ctx, const struct record *r);
 const struct record *session_find(struct session *s, const char *source, const char *kind,
                                   record_match_fn match, void *ctx, bool take);
+
+/* Adds a record to the timeline and shows it to the oracles (all sources go through here). */
+struct record *session_add_record(struct session *s, struct record *r);
+/* Oracles take part in the case from here on: polled by session_pump, case_begin called. */
+void session_attach_oracle(struct session *s, struct oracle *o);
 
 void session_bind(struct session *s, const char *name, const struct record *r);
 const struct record *session_lookup(struct session *s, const char *name, size_t len);
