@@ -151,6 +151,8 @@ struct win {
     uint16_t wm_w, wm_h;  /* the size fake-wm last gave it (for "does this request resize?") */
     uint8_t depth;
     xcb_visualid_t visual;
+    bool attrs_known;
+    bool input_only;
 
     /* sync request protocol (syncreq.c) */
     enum form form;
@@ -249,9 +251,10 @@ int comp_fd(void);
 bool drawn_enabled_for(const struct win *w);   /* extended window, compositing, profile */
 void drawn_window_mapped(struct win *w, int64_t value, bool odd);
 void drawn_update_completed(struct win *w, int64_t value);
-/* a paint is being issued: collect what it shows; returns an id for drawn_paint_done */
-void drawn_collect(struct win *w, int paint_slot);
-void drawn_paint_done(int paint_slot, xcb_timestamp_t server_time);
+/* a paint is being issued and shows w: collect the updates it shows */
+void drawn_collect(struct win *w);
+/* the server has processed that paint (at server_time): send the messages */
+void drawn_paint_done(xcb_timestamp_t server_time);
 void drawn_forget(struct win *w);
 
 /* ---- fences (fences.c) ---- */
@@ -265,6 +268,7 @@ void fences_own_before_paint(void);              /* damage outside updates */
 void fences_timeout(xcb_sync_fence_t f, const struct win *w);
 
 /* ---- helpers (main.c) ---- */
+void wm_sync_events(void); /* round trip on the WM connection and handle what it brought */
 int64_t now_us(void);
 void x_flush(void);
 bool connection_ok(void);

@@ -184,6 +184,20 @@ static void dispatch_c(xcb_generic_event_t *ev)
     wm_handle_event(ev);
 }
 
+/* Everything the server sent the WM connection before now: a round trip, then the queue.
+ * The compositor calls this before it paints, so that a counter change the server processed
+ * before a client's drawing is known before that drawing is shown (the two connections'
+ * events are not ordered with each other). */
+void wm_sync_events(void)
+{
+    free(xcb_get_input_focus_reply(X.c, xcb_get_input_focus(X.c), NULL));
+    xcb_generic_event_t *ev;
+    while ((ev = xcb_poll_for_queued_event(X.c))) {
+        dispatch_c(ev);
+        free(ev);
+    }
+}
+
 static void drain(void)
 {
     xcb_generic_event_t *ev;

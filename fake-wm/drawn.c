@@ -1,0 +1,136 @@
+/* Drawn notifications: _NET_WM_SYNC_DRAWN (draft-2011) or _NET_WM_FRAME_DRAWN followed by
+ * _NET_WM_FRAME_TIMINGS (de-facto), sent by the compositor after the server has processed the
+ * paint that first shows a completed update, and once after the first paint of a newly mapped
+ * extended-form window.  Only windows using the extended form get them. */
+#include "fakewm.h"
+
+#include <string.h>
+
+struct shown {
+    xcb_window_t win;
+    int64_t value;
+};
+#define MAX_SHOWN 4096
+static struct shown shown[MAX_SHOWN];
+static int nshown;
+
+bool drawn_enabled_for(const struct win *w)
+{
+    return opt.composite && profile_extended() && w->form == FORM_EXTENDED && !FAULT(ADVERTISED_NOT_SENT);
+}
+
+static void push_pending(struct win *w, int64_t v)
+{
+    if (w->npending > 0 && w->pending[w->npending - 1] == v)
+        return;
+    if (w->npending == MAX_PENDING_DRAWN) {
+        memmove(&w->pending[0], &w->pending[1], (MAX_PENDING_DRAWN - 1) * sizeof w->pending[0]);
+        w->npending--;
+    }
+    w->pending[w->npending++] = v;
+}
+
+static void send_client_message(xcb_window_t win, xcb_atom_t type, const uint32_t l[5])
+{
+    xcb_client_message_event_t m;
+    memset(&m, 0, sizeof m);
+    m.response_type = XCB_CLIENT_MESSAGE;
+    m.format = 32;
+    m.window = win;
+    m.type = type;
+    memcpy(m.data.data32, l, 5 * sizeof l[0]);
+    xcb_send_event(X.pc, 0, win, XCB_EVENT_MASK_NO_EVENT, (const char *)&m);
+}
+
+static void send_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_time, const char *when)
+{
+    int64_t v = FAULT(DRAWN_WRONG_VALUE) ? value + 2 : value;
+    uint32_t lo = (uint32_t)((uint64_t)v & 0xffffffffu), hi = (uint32_t)((uint64_t)v >> 32);
+    int copies = FAULT(DRAWN_DUPLICATE) ? 2 : 1;
+    if (opt.profile == PROFILE_DRAFT2011) {
+        uint32_t l[5] = {atom(A_NET_WM_SYNC_DRAWN), lo, hi, 0, 0};
+        for (int i = 0; i < copies; i++)
+            send_client_message(win, atom(A_WM_PROTOCOLS), l);
+        logmsg("window %u: sent _NET_WM_SYNC_DRAWN value=%lld%s (%s)", win, (long long)v,
+               copies > 1 ? " twice" : "", when);
+        return;
+    }
+    uint64_t t = FAULT(DRAWN_MILLISECONDS) ? (uint64_t)server_time : (uint64_t)server_time * 1000u;
+    uint32_t l[5] = {lo, hi, (uint32_t)(t & 0xffffffffu), (uint32_t)(t >> 32), 0};
+    for (int i = 0; i < copies; i++)
+        send_client_message(win, atom(A_NET_WM_FRAME_DRAWN), l);
+    logmsg("window %u: sent _NET_WM_FRAME_DRAWN value=%lld drawn=%llu%s (%s)", win, (long long)v,
+           (unsigned long long)t, copies > 1 ? " twice" : "", when);
+    if (FAULT(NO_FRAME_TIMINGS))
+        return;
+    uint32_t lt[5] = {(uint32_t)((uint64_t)value & 0xffffffffu), (uint32_t)((uint64_t)value >> 32), 0,
+                      (uint32_t)(1000000 / opt.refresh_hz), 0};
+    send_client_message(win, atom(A_NET_WM_FRAME_TIMINGS), lt);
+    logmsg("window %u: sent _NET_WM_FRAME_TIMINGS value=%lld refresh_interval=%u", win, (long long)value, lt[3]);
+}
+
+void drawn_window_mapped(struct win *w, int64_t value, bool odd)
+{
+    w->npending = 0;
+    w->first_drawn_needed = drawn_enabled_for(w);
+    if (!w->first_drawn_needed)
+        return;
+    if (odd)
+        return; /* the first message is the one for the update that ends the map */
+    if (FAULT(NO_FIRST_DRAWN)) {
+        logmsg("window %u: no drawn message for the first paint (fault no-first-drawn)", w->id);
+        return;
+    }
+    push_pending(w, value);
+}
+
+void drawn_update_completed(struct win *w, int64_t value)
+{
+    if (!drawn_enabled_for(w) || !w->mapped)
+        return;
+    if (FAULT(NO_DRAWN) && !w->first_drawn_needed) {
+        logv("window %u: no drawn message for update %lld (fault no-drawn)", w->id, (long long)value);
+        return;
+    }
+    if (FAULT(DRAWN_BEFORE_PAINT)) {
+        w->first_drawn_needed = false;
+        send_drawn(w->id, value, X.last_time, "when the counter went even, before the repaint: fault drawn-before-paint");
+        return;
+    }
+    push_pending(w, value);
+}
+
+void drawn_collect(struct win *w)
+{
+    if (!drawn_enabled_for(w)) {
+        w->npending = 0;
+        return;
+    }
+    w->first_drawn_needed = false;
+    int from = opt.compress && w->npending > 0 ? w->npending - 1 : 0;
+    for (int i = from; i < w->npending; i++) {
+        if (nshown == MAX_SHOWN)
+            break;
+        shown[nshown++] = (struct shown){.win = w->id, .value = w->pending[i]};
+    }
+    w->npending = 0;
+}
+
+void drawn_paint_done(xcb_timestamp_t server_time)
+{
+    for (int i = 0; i < nshown; i++) {
+        struct win *w = win_find(shown[i].win);
+        if (!w || w->destroyed)
+            continue;
+        send_drawn(shown[i].win, shown[i].value, server_time, "after the paint");
+    }
+    nshown = 0;
+}
+
+void drawn_forget(struct win *w)
+{
+    /* updates not shown yet are dropped; a paint already in flight still reports what it showed
+     * (drawn_paint_done skips windows that are gone) */
+    w->npending = 0;
+    w->first_drawn_needed = false;
+}
