@@ -6,6 +6,7 @@
 #include "compositor.h"
 #include "oracles.h"
 #include "proc.h"
+#include "results.h"
 #include "run.h"
 #include "session.h"
 #include "tap.h"
@@ -291,6 +292,7 @@ struct runner {
     char wm_log[PATH_MAX];
     struct oracle *oracles[MAX_ORACLES];
     int noracles;
+    struct results *results;
 };
 
 static void wm_command_for(const struct runner *r, enum profile p, char *buf, size_t len)
@@ -354,6 +356,7 @@ static bool ensure_compositor(struct runner *r, enum profile p, char *why, size_
     }
     r->wm_running = true;
     print_claims(r);
+    results_compositor(r->results, &r->wm, p);
     return true;
 }
 
@@ -381,6 +384,7 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
     char err[3000];
     if (xserver_start(&r->x, r->tmp_dir, 10000, err, sizeof err) < 0) {
         tap_bail_out(&r->tap, err);
+        results_finish(r->results, err);
         fprintf(stderr, "framesync: %s\n", err);
         return EXIT_USAGE;
     }
@@ -413,6 +417,7 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
             if (!wm_ok) {
                 if (first) { /* the command never started at all: a usage error, not a verdict */
                     tap_bail_out(&r->tap, why);
+                    results_finish(r->results, why);
                     fprintf(stderr, "framesync: %s\n", why);
                     session_free(&s);
                     return EXIT_USAGE;
@@ -433,14 +438,17 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
                 char why2[64];
                 snprintf(why2, sizeof why2, "interrupted by %s", strsignal(proc_interrupted()));
                 tap_bail_out(&r->tap, why2);
+                results_finish(r->results, why2);
                 return 128 + proc_interrupted();
             }
             write_case_log(res.log_path, tc, (enum profile)p, &res, &s, &r->wm, log_from);
             tap_result(&r->tap, tc, (enum profile)p, &res, &r->cat, &s, r->wm.command);
+            results_add(r->results, tc, (enum profile)p, &res);
             session_free(&s);
         }
     }
     tap_summary(&r->tap);
+    results_finish(r->results, "complete");
     return (r->tap.counts[VERDICT_FAIL] || r->tap.counts[VERDICT_UNRESOLVED]) ? 1 : 0;
 }
 
@@ -542,6 +550,8 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     tap_open(&r.tap, stdout, r.tap_file);
+    snprintf(path, sizeof path, "%s/results.json", o.out_dir);
+    r.results = results_open(path);
     int rc = run_all(&r, cases, ncases, o.filter ? &re : NULL);
     cleanup(&r);
     if (rc <= 1) {
@@ -549,6 +559,7 @@ int main(int argc, char **argv)
                r.tap.counts[VERDICT_FAIL] + r.tap.counts[VERDICT_UNRESOLVED], r.tap.counts[VERDICT_SKIP]);
     }
     fclose(r.tap_file);
+    results_close(r.results);
     for (int i = 0; i < ncases; i++)
         case_free(cases[i]);
     free(cases);

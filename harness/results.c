@@ -1,0 +1,154 @@
+#include "results.h"
+#include "clock.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct results {
+    char path[1024];
+    char *cases_json;       /* the "cases" array members written so far */
+    size_t cases_len;
+    char *compositors_json;
+    size_t compositors_len;
+    int ncases, ncompositors;
+    char started[64];
+    char status[128];
+    int64_t start_us;
+};
+
+void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", f);
+        else if (ch == '\t')
+            fputs("\\t", f);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void kv(FILE *f, const char *key, const char *value, bool comma)
+{
+    fprintf(f, "\"%s\": ", key);
+    json_string(f, value);
+    if (comma)
+        fputs(", ", f);
+}
+
+static void write_file(struct results *r)
+{
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp", r->path);
+    FILE *f = fopen(tmp, "we");
+    if (!f)
+        return;
+    fputs("{\n  \"format\": \"framesync-results-1\",\n  ", f);
+    kv(f, "started", r->started, true);
+    kv(f, "status", r->status, false);
+    fprintf(f, ",\n  \"wall_ms\": %.1f,\n  \"compositors\": [%s\n  ],\n  \"cases\": [%s\n  ]\n}\n",
+            (double)(clock_now_us() - r->start_us) / 1000.0,
+            r->compositors_json ? r->compositors_json : "", r->cases_json ? r->cases_json : "");
+    fclose(f);
+    rename(tmp, r->path); /* readers never see a half-written document */
+}
+
+struct results *results_open(const char *path)
+{
+    struct results *r = calloc(1, sizeof *r);
+    snprintf(r->path, sizeof r->path, "%s", path);
+    time_t now = time(NULL);
+    strftime(r->started, sizeof r->started, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    snprintf(r->status, sizeof r->status, "running");
+    r->start_us = clock_now_us();
+    write_file(r);
+    return r;
+}
+
+static void append(char **buf, size_t *len, const char *text)
+{
+    size_t n = strlen(text);
+    *buf = realloc(*buf, *len + n + 1);
+    memcpy(*buf + *len, text, n + 1);
+    *len += n;
+}
+
+void results_compositor(struct results *r, const struct compositor *c, enum profile p)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    fprintf(f, "%s\n    {", r->ncompositors++ ? "," : "");
+    kv(f, "profile", profile_name(p), true);
+    kv(f, "command", c->command, true);
+    kv(f, "name", c->wm_name, true);
+    fprintf(f, "\"composites\": %s, \"ready_ms\": %.1f, \"supported\": [",
+            c->cm_owner ? "true" : "false", (double)(c->ready_us - c->start_us) / 1000.0);
+    for (int i = 0; i < c->nsupported; i++) {
+        if (i)
+            fputs(", ", f);
+        json_string(f, c->supported[i]);
+    }
+    fputs("]}", f);
+    fclose(f);
+    append(&r->compositors_json, &r->compositors_len, text);
+    free(text);
+    write_file(r);
+}
+
+void results_add(struct results *r, const struct testcase *tc, enum profile p, const struct result *res)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    fprintf(f, "%s\n    {", r->ncases++ ? "," : "");
+    kv(f, "id", tc->id, true);
+    kv(f, "profile", profile_name(p), true);
+    fputs("\"clauses\": [", f);
+    for (int i = 0; i < tc->nclauses; i++) {
+        if (i)
+            fputs(", ", f);
+        json_string(f, tc->clauses[i]);
+    }
+    fputs("], ", f);
+    kv(f, "verdict", verdict_name(res->verdict), true);
+    kv(f, "description", tc->description, true);
+    char where[1200];
+    snprintf(where, sizeof where, "%s:%d", tc->path, res->step ? res->step->line : 1);
+    kv(f, "file", where, true);
+    kv(f, "step", res->step ? res->step->text : "", true);
+    kv(f, "reason", res->reason, true);
+    kv(f, "expected", res->expected, true);
+    kv(f, "observed", res->observed, true);
+    kv(f, "log", res->log_path, true);
+    fprintf(f, "\"checks_run\": %d, \"checks\": %d, \"duration_ms\": %.1f}", res->checks_run, tc->checks,
+            (double)(res->end_us - res->start_us) / 1000.0);
+    fclose(f);
+    append(&r->cases_json, &r->cases_len, text);
+    free(text);
+    write_file(r);
+}
+
+void results_finish(struct results *r, const char *status)
+{
+    snprintf(r->status, sizeof r->status, "%s", status);
+    write_file(r);
+}
+
+void results_close(struct results *r)
+{
+    if (!r)
+        return;
+    free(r->cases_json);
+    free(r->compositors_json);
+    free(r);
+}

@@ -1,0 +1,23 @@
+/* results.json: the machine-readable record of a run (per case and profile: verdict, clauses,
+ * times, diagnostics), rewritten whole after every case so an interrupted run still leaves a
+ * complete document.  The Python reports (JUnit, HTML, matrix, self-test) read this file. */
+#ifndef FRAMESYNC_RESULTS_H
+#define FRAMESYNC_RESULTS_H
+
+#include "caseparse.h"
+#include "compositor.h"
+#include "run.h"
+
+struct results;
+
+struct results *results_open(const char *path);
+/* The compositor as it was when ready (claims), for the report header. */
+void results_compositor(struct results *r, const struct compositor *c, enum profile p);
+void results_add(struct results *r, const struct testcase *tc, enum profile p, const struct result *res);
+/* Marks the run as ended ("complete", or e.g. "interrupted by Interrupt") and writes it. */
+void results_finish(struct results *r, const char *status);
+void results_close(struct results *r);
+
+void json_string(FILE *f, const char *s);
+
+#endif
