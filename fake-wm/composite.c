@@ -213,8 +213,24 @@ void comp_window_mapped(struct win *w)
     comp_schedule();
 }
 
+/* a window that goes away while the compositor waits on its fence would block painting until
+ * the timeout: release that wait at once */
+static void release_fences_of(struct win *w, const char *why)
+{
+    for (int i = 0; i < st_count; i++) {
+        struct stamp *s = &stamps[(st_head + i) % MAX_STAMPS];
+        if (s->kind == ST_FENCE && s->win == w->id && !s->timed_out) {
+            s->timed_out = true;
+            logmsg("window %u: %s while the compositor waits on its fence %u: triggering it to carry on", w->id,
+                   why, s->fence);
+            xcb_sync_trigger_fence(X.c, s->fence);
+        }
+    }
+}
+
 void comp_window_unmapped(struct win *w)
 {
+    release_fences_of(w, "unmapped");
     free_live(w);
     free_saved(w);
     drawn_forget(w);
@@ -240,6 +256,7 @@ void comp_window_destroyed(struct win *w)
     if (w->damage && !w->destroyed)
         xcb_damage_destroy(X.pc, w->damage); /* a destroyed window took its damage with it */
     w->damage = XCB_NONE;
+    release_fences_of(w, "destroyed");
     for (int i = 0; i < st_count; i++) {
         struct stamp *s = &stamps[(st_head + i) % MAX_STAMPS];
         if (s->win == w->id)

@@ -355,8 +355,12 @@ static void follow_update(struct win *w, struct follow *f, int64_t v)
 
 static void follow_notify(struct win *w, struct follow *f, const xcb_sync_alarm_notify_event_t *ev)
 {
-    if (ev->state == XCB_SYNC_ALARMSTATE_DESTROYED) {
-        f->active = false; /* the server destroyed the alarms with the counter */
+    /* follow alarms have a non-zero delta and never go Inactive by themselves: Inactive means the
+     * counter was destroyed (the server sends that notify with the alarm's counter set to None) */
+    if (ev->state != XCB_SYNC_ALARMSTATE_ACTIVE) {
+        alarm_destroy(f->up == ev->alarm ? f->down : f->up);
+        alarm_destroy(ev->alarm);
+        f->active = false;
         f->up = f->down = XCB_NONE;
         counter_gone(w, f->counter);
         return;
@@ -369,12 +373,15 @@ bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev)
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
         if (w->waiting && ev->alarm == w->wait_alarm) {
-            if (ev->state == XCB_SYNC_ALARMSTATE_DESTROYED) {
+            int64_t v = i64_of(ev->counter_value);
+            /* a PositiveComparison alarm fires only at >= the value: a notify below it means the
+             * counter was destroyed */
+            if (ev->state == XCB_SYNC_ALARMSTATE_DESTROYED || v < w->wait_value) {
+                alarm_destroy(w->wait_alarm);
                 w->wait_alarm = XCB_NONE;
                 counter_gone(w, w->req_counter);
                 return true;
             }
-            int64_t v = i64_of(ev->counter_value);
             /* the follow alarms on this counter may report the same change later: use it now */
             if (w->freq.active && w->freq.counter == w->req_counter)
                 follow_update(w, &w->freq, v);
