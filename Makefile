@@ -44,7 +44,12 @@ unit: $(UNIT_BIN)
 selftest: all
 	./tests/selftest.sh
 
-check: all unit selftest
+# check installs missing packages first (a fresh machine), then builds in a new make so the
+# pkg-config flags are read after the install.
+check:
+	tools/install-deps.sh
+	$(MAKE) all
+	$(MAKE) unit selftest
 
 clean:
 	rm -f $(BINS) $(UNIT_BIN) harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o
