@@ -1,17 +1,43 @@
 #include "oracles.h"
+#include "oracle-record.h"
+#include "oracle-screen.h"
 
+#include <stdio.h>
+#include <string.h>
+
+/* An oracle that cannot start is left out with a note on stderr: its cases then find no records
+ * of that source (and fail or stay unresolved on their own terms); the run goes on. */
 int oracles_create(struct xserver *x, struct oracle **out, int max, char *err, size_t errlen)
 {
-    (void)x;
-    (void)out;
-    (void)max;
     (void)err;
     (void)errlen;
-    return 0; /* the screen and request oracles plug in here */
+    int n = 0;
+    char why[512];
+    struct oracle *o;
+    if (n < max) {
+        if ((o = oracle_screen_create(x, why, sizeof why)))
+            out[n++] = o;
+        else
+            fprintf(stderr, "framesync: no screen oracle (source `screen`): %s\n", why);
+    }
+    if (n < max) {
+        if ((o = oracle_record_create(x, why, sizeof why)))
+            out[n++] = o;
+        else
+            fprintf(stderr, "framesync: no request oracle (source `wm`): %s\n", why);
+    }
+    return n;
 }
 
 void oracles_destroy(struct oracle **o, int n)
 {
-    (void)o;
-    (void)n;
+    for (int i = 0; i < n; i++) {
+        if (!o[i])
+            continue;
+        if (!strcmp(o[i]->name, "screen"))
+            oracle_screen_destroy(o[i]);
+        else if (!strcmp(o[i]->name, "wm"))
+            oracle_record_destroy(o[i]);
+        o[i] = NULL;
+    }
 }
