@@ -39,6 +39,7 @@ struct options {
     bool list;
     double timeout_scale;
     int wm_timeout_ms;
+    int shard, nshards;          /* run only items k with k % nshards == shard */
 };
 
 static void usage(FILE *f)
@@ -57,6 +58,8 @@ static void usage(FILE *f)
           "  --out DIR           where results.tap and logs/ go (default reports/latest)\n"
           "  --cases DIR         where the case files are (default cases/)\n"
           "  --timeout-scale F   multiply every deadline of the cases by F (slow machines)\n"
+          "  --shard K/N         run only the K-th of N interleaved parts of the selection\n"
+          "                      (0 <= K < N; the runner's parallel workers use it)\n"
           "  --help\n"
           "exit status: 0 all passed or skipped, 1 a case failed or was unresolved,\n"
           "             2 usage or input error (bad option, malformed case, no X server)\n",
@@ -87,6 +90,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"filter", required_argument, 0, 'f'},    {"list", no_argument, 0, 'l'},
         {"out", required_argument, 0, 'o'},       {"cases", required_argument, 0, 'c'},
         {"timeout-scale", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},
+        {"shard", required_argument, 0, 'S'},
         {0, 0, 0, 0}};
     opterr = 0;
     int ch;
@@ -122,6 +126,13 @@ static int parse_options(int argc, char **argv, struct options *o)
             o->timeout_scale = strtod(optarg, &end);
             if (*end || o->timeout_scale < 0.1 || o->timeout_scale > 100) {
                 fprintf(stderr, "framesync: --timeout-scale takes a factor from 0.1 to 100, not `%s`\n", optarg);
+                return -1;
+            }
+            break;
+        case 'S':
+            if (sscanf(optarg, "%d/%d", &o->shard, &o->nshards) != 2 || o->nshards < 1 ||
+                o->shard < 0 || o->shard >= o->nshards) {
+                fprintf(stderr, "framesync: --shard takes K/N with 0 <= K < N, not `%s`\n", optarg);
                 return -1;
             }
             break;
@@ -372,14 +383,24 @@ static void cleanup(struct runner *r)
         remove_tree(r->tmp_dir);
 }
 
+/* The canonical order of a run: profiles in order, cases by path; item k of it belongs to
+ * shard k % N.  Every worker computes the same order, so results merge back into it. */
+static bool in_selection(const struct options *o, const struct testcase *tc, int p, regex_t *re, int *index)
+{
+    if (!(o->profiles & (unsigned)p) || !(tc->profiles & (unsigned)p) || !selected(tc, re))
+        return false;
+    return (*index)++ % o->nshards == o->shard;
+}
+
 static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_t *re)
 {
     struct options *o = r->o;
-    int total = 0;
+    int total = 0, index = 0;
     for (int p = 1; p <= PROFILE_DEFACTO; p <<= 1)
         for (int i = 0; i < ncases; i++)
-            if ((o->profiles & (unsigned)p) && (cases[i]->profiles & (unsigned)p) && selected(cases[i], re))
+            if (in_selection(o, cases[i], p, re, &index))
                 total++;
+    index = 0;
     tap_plan(&r->tap, total);
     char err[3000];
     if (xserver_start(&r->x, r->tmp_dir, 10000, err, sizeof err) < 0) {
@@ -403,7 +424,7 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
             continue;
         for (int i = 0; i < ncases; i++) {
             struct testcase *tc = cases[i];
-            if (!(tc->profiles & (unsigned)p) || !selected(tc, re))
+            if (!in_selection(o, tc, p, re, &index))
                 continue;
             struct result res = {0};
             struct session s;
@@ -475,7 +496,7 @@ static void find_root(char *root, size_t len)
 
 int main(int argc, char **argv)
 {
-    struct options o = {.timeout_scale = 1.0, .wm_timeout_ms = 15000};
+    struct options o = {.timeout_scale = 1.0, .wm_timeout_ms = 15000, .nshards = 1};
     find_root(o.root, sizeof o.root);
     if (parse_options(argc, argv, &o) < 0)
         return EXIT_USAGE;
