@@ -185,7 +185,7 @@ static bool held(const struct win *w)
 
 static bool paintable(const struct win *w)
 {
-    return w->mapped && w->attrs_known && !w->input_only && w->live_pic;
+    return !w->own && w->mapped && w->attrs_known && !w->input_only && w->live_pic;
 }
 
 /* ---- window events from the WM side ---- */

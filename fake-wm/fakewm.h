@@ -142,6 +142,7 @@ struct configure_req {
 
 struct win {
     xcb_window_t id;
+    bool own;             /* one of fake-wm's windows: only kept for the stacking order */
     bool override_redirect;
     bool mapped;          /* as the server says (MapNotify / UnmapNotify) */
     bool managed;         /* went through MapRequest (or adopted at start-up) */

@@ -64,17 +64,37 @@ static void stack_insert(struct win *w, int pos)
     nstack++;
 }
 
+/* put the list in the server's order (QueryTree lists the root's children bottom to top) */
+static void stack_resync(void)
+{
+    xcb_query_tree_reply_t *t = xcb_query_tree_reply(X.c, xcb_query_tree(X.c, X.root), NULL);
+    if (!t)
+        return;
+    xcb_window_t *kids = xcb_query_tree_children(t);
+    int n = xcb_query_tree_children_length(t);
+    int pos = 0;
+    for (int i = 0; i < n; i++) {
+        struct win *w = win_find(kids[i]);
+        if (!w)
+            continue;
+        stack_remove(w);
+        stack_insert(w, pos++);
+    }
+    free(t);
+    logv("stacking order re-read from the server");
+}
+
 /* restack w directly above sibling (XCB_NONE: at the bottom) */
 static bool stack_place_above(struct win *w, xcb_window_t sibling)
 {
     int old = stack_index(w);
-    stack_remove(w);
-    int pos = 0;
-    if (sibling != XCB_NONE) {
-        struct win *s = win_find(sibling);
-        pos = s ? stack_index(s) + 1 : nstack;
+    struct win *s = sibling != XCB_NONE ? win_find(sibling) : NULL;
+    if (sibling != XCB_NONE && !s) {
+        stack_resync(); /* a sibling we do not know: ask the server */
+        return true;
     }
-    stack_insert(w, pos);
+    stack_remove(w);
+    stack_insert(w, s ? stack_index(s) + 1 : 0);
     return old != stack_index(w);
 }
 
@@ -115,8 +135,10 @@ void wm_note_own_window(xcb_window_t id)
     if (nown < (int)(sizeof own_windows / sizeof own_windows[0]))
         own_windows[nown++] = id;
     struct win *w = win_find(id);
-    if (w)
-        win_free(w);
+    if (w) {
+        w->own = true;
+        w->managed = false;
+    }
 }
 static bool is_own_window(xcb_window_t id)
 {
@@ -192,8 +214,11 @@ static void adopt_existing(void)
     xcb_window_t *kids = xcb_query_tree_children(t);
     int n = xcb_query_tree_children_length(t);
     for (int i = 0; i < n; i++) {
-        if (is_own_window(kids[i]))
+        if (is_own_window(kids[i])) {
+            if (!win_find(kids[i]))
+                win_add(kids[i], 0, 0, 1, 1, 0, true)->own = true;
             continue;
+        }
         xcb_get_window_attributes_reply_t *a =
             xcb_get_window_attributes_reply(X.c, xcb_get_window_attributes(X.c, kids[i]), NULL);
         xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(X.c, xcb_get_geometry(X.c, kids[i]), NULL);
@@ -410,9 +435,10 @@ void wm_handle_event(xcb_generic_event_t *ev)
     switch (type) {
     case XCB_CREATE_NOTIFY: {
         xcb_create_notify_event_t *e = (xcb_create_notify_event_t *)ev;
-        if (e->parent != X.root || is_own_window(e->window) || win_find(e->window))
+        if (e->parent != X.root || win_find(e->window))
             return;
-        win_add(e->window, e->x, e->y, e->width, e->height, e->border_width, e->override_redirect);
+        struct win *w = win_add(e->window, e->x, e->y, e->width, e->height, e->border_width, e->override_redirect);
+        w->own = is_own_window(e->window);
         return;
     }
     case XCB_DESTROY_NOTIFY: {
@@ -459,7 +485,7 @@ void wm_handle_event(xcb_generic_event_t *ev)
         if (e->event != X.root)
             return;
         struct win *w = win_find(e->window);
-        if (!w)
+        if (!w || w->own)
             return;
         w->mapped = true;
         w->override_redirect = e->override_redirect;
