@@ -37,6 +37,7 @@ struct options {
     unsigned profiles;
     const char *filter;
     bool list;
+    bool coverage;
     double timeout_scale;
     int wm_timeout_ms;
     int shard, nshards;          /* run only items k with k % nshards == shard */
@@ -55,6 +56,9 @@ static void usage(FILE *f)
           "                      (default: all three)\n"
           "  --filter REGEX      only cases whose id or clause matches (POSIX extended regex)\n"
           "  --list              list the cases with their clauses and profiles, run nothing\n"
+          "  --coverage          for every clause of cases/clauses.txt: keyword, the cases that\n"
+          "                      check it, covered / untestable; exit 1 if a testable clause has\n"
+          "                      no case\n"
           "  --out DIR           where results.tap and logs/ go (default reports/latest)\n"
           "  --cases DIR         where the case files are (default cases/)\n"
           "  --timeout-scale F   multiply every deadline of the cases by F (slow machines)\n"
@@ -90,7 +94,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"filter", required_argument, 0, 'f'},    {"list", no_argument, 0, 'l'},
         {"out", required_argument, 0, 'o'},       {"cases", required_argument, 0, 'c'},
         {"timeout-scale", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},
-        {"shard", required_argument, 0, 'S'},
+        {"shard", required_argument, 0, 'S'},     {"coverage", no_argument, 0, 'C'},
         {0, 0, 0, 0}};
     opterr = 0;
     int ch;
@@ -120,6 +124,7 @@ static int parse_options(int argc, char **argv, struct options *o)
             break;
         case 'f': o->filter = optarg; break;
         case 'l': o->list = true; break;
+        case 'C': o->coverage = true; break;
         case 'o': snprintf(o->out_dir, sizeof o->out_dir, "%s", optarg); break;
         case 'c': snprintf(o->cases_dir, sizeof o->cases_dir, "%s", optarg); break;
         case 's':
@@ -486,6 +491,40 @@ static void list_cases(struct testcase **cases, int n, unsigned profiles, regex_
     }
 }
 
+/* Which cases check each clause; exit 1 when a testable clause has none. */
+static int print_coverage(const struct catalog *cat, struct testcase **cases, int n)
+{
+    int testable = 0, untestable = 0, uncovered = 0;
+    printf("%-46s %-9s %-8s %s\n", "clause", "keyword", "binds", "status / cases");
+    for (int i = 0; i < cat->n; i++) {
+        const struct clause *cl = &cat->clauses[i];
+        bool is_testable = !strncmp(cl->testable, "yes", 3);
+        char list[2048] = "";
+        int found = 0;
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < cases[j]->nclauses; k++)
+                if (!strcmp(cases[j]->clauses[k], cl->id)) {
+                    size_t len = strlen(list);
+                    snprintf(list + len, sizeof list - len, "%s%s", found++ ? ", " : "", cases[j]->id);
+                    break;
+                }
+        const char *status;
+        if (!is_testable) {
+            untestable++;
+            status = cl->testable;
+        } else {
+            testable++;
+            status = found ? "covered" : "NOT COVERED";
+            if (!found)
+                uncovered++;
+        }
+        printf("%-46s %-9s %-8s %s%s%s\n", cl->id, cl->keyword, cl->binds, status, found ? ": " : "", list);
+    }
+    printf("\n%d clauses: %d testable (%d covered, %d not covered), %d untestable; %d cases\n",
+           cat->n, testable, testable - uncovered, uncovered, untestable, n);
+    return uncovered ? 1 : 0;
+}
+
 static void find_root(char *root, size_t len)
 {
     char exe[PATH_MAX];
@@ -528,6 +567,8 @@ int main(int argc, char **argv)
     int ncases = load_cases(o.cases_dir, &cases);
     if (ncases < 0)
         return EXIT_USAGE;
+    if (o.coverage)
+        return print_coverage(&r.cat, cases, ncases);
     if (o.list) {
         list_cases(cases, ncases, o.profiles, o.filter ? &re : NULL);
         return 0;
