@@ -167,8 +167,14 @@ static bool parse_expect(struct parser *p, struct step *s, char **tok, int n)
     }
     if (cmp == 0 || cmp == n - 1 || cmp % 2 != 1 || (n - cmp - 1) % 2 != 1)
         return fail(p, "expected a value on each side of `%s`", tok[cmp]);
-    if ((!strcmp(tok[cmp], "before") || !strcmp(tok[cmp], "after")) && n != 3)
-        return fail(p, "`%s` compares two named records: expect A %s B", tok[cmp], tok[cmp]);
+    if (!strcmp(tok[cmp], "before") || !strcmp(tok[cmp], "after")) {
+        if (n != 3 || !is_name(tok[0]) || !is_name(tok[2]))
+            return fail(p, "`%s` compares two named records: expect A %s B", tok[cmp], tok[cmp]);
+        for (int i = 0; i < 3; i += 2)
+            if (!known_var(p, tok[i], strlen(tok[i])))
+                return fail(p, "`%s` is not bound: name a record with `as %s` in an earlier wait",
+                            tok[i], tok[i]);
+    }
     s->tokens = calloc((size_t)n, sizeof *s->tokens);
     for (int i = 0; i < n; i++)
         s->tokens[i] = strdup(tok[i]);
@@ -351,6 +357,8 @@ static bool parse_header(struct parser *p, char *line)
                 return fail(p, "a case id has letters, digits and - _ . /, found `%s`", value);
         tc->id = strdup(value);
     } else if (!strcmp(key, "clause")) {
+        if (tc->nclauses)
+            return fail(p, "`clause:` given twice (list every ID on one line)");
         char *tok[MAX_CLAUSES + 1];
         int n = tokenize(value, tok, MAX_CLAUSES + 1);
         if (n < 1 || n > MAX_CLAUSES)
@@ -361,6 +369,8 @@ static bool parse_header(struct parser *p, char *line)
             tc->clauses[tc->nclauses++] = strdup(tok[i]);
         }
     } else if (!strcmp(key, "profiles")) {
+        if (tc->profiles)
+            return fail(p, "`profiles:` given twice");
         char *tok[8];
         int n = tokenize(value, tok, 8);
         for (int i = 0; i < n; i++) {
@@ -370,10 +380,16 @@ static bool parse_header(struct parser *p, char *line)
             tc->profiles |= (unsigned)bit;
         }
     } else if (!strcmp(key, "description")) {
+        if (tc->description)
+            return fail(p, "`description:` given twice");
         tc->description = strdup(value);
     } else if (!strcmp(key, "why")) {
+        if (tc->why)
+            return fail(p, "`why:` given twice");
         tc->why = strdup(value);
     } else if (!strcmp(key, "checks")) {
+        if (tc->checks)
+            return fail(p, "`checks:` given twice");
         char *end;
         long v = strtol(value, &end, 10);
         if (*end || v < 1 || v > 1000)
@@ -434,7 +450,7 @@ struct testcase *case_parse_buffer(const char *path, const char *text, clause_kn
                 fail(&p, "header line `%s` after the first step: headers come first", t);
             }
         }
-        line = nl ? nl + 1 : NULL;
+        line = nl && nl[1] ? nl + 1 : NULL; /* nothing after the last newline is not a line */
     }
     free(buf);
     if (!p.failed)

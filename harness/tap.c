@@ -50,7 +50,7 @@ void yaml_quoted(FILE *f, const char *s)
             fprintf(f, "\\%c", ch);
         else if (ch == '\n')
             fputs("\\n", f);
-        else if (ch < 0x20)
+        else if (ch < 0x20 || ch == 0x7f) /* DEL is not printable in YAML either */
             fprintf(f, "\\x%02x", ch);
         else
             fputc(ch, f);
@@ -82,7 +82,11 @@ static char *diagnostic(const struct testcase *tc, const struct result *r, const
     }
     fputs("  description: ", f);
     yaml_quoted(f, tc->description);
-    fprintf(f, "\n  file: \"%s:%d\"\n", tc->path, r->step ? r->step->line : 1);
+    char where[1100];
+    snprintf(where, sizeof where, "%s:%d", tc->path, r->step ? r->step->line : 1);
+    fputs("\n  file: ", f);
+    yaml_quoted(f, where); /* a path may hold quotes or backslashes too */
+    fputc('\n', f);
     if (r->step) {
         fputs("  step: ", f);
         yaml_quoted(f, r->step->text);

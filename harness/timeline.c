@@ -68,9 +68,14 @@ struct record *record_parse(const char *source, const char *line)
         size_t kl = (size_t)(eq - p);
         const char *v = eq + 1;
         size_t vl = (kl == 3 && !strncmp(p, "msg", 3)) ? strlen(v) : strcspn(v, " ");
-        if (kl == 1 && *p == 't')
-            r->t_us = strtoll(v, NULL, 10);
-        else
+        if (kl == 1 && *p == 't') {
+            char *end;
+            r->t_us = strtoll(v, &end, 10);
+            if (end == v || end != v + vl) { /* not a number: malformed, not time 0 */
+                record_free(r);
+                return NULL;
+            }
+        } else
             add_field(r, p, kl, v, vl);
         p = v + vl;
     }
