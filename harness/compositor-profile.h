@@ -1,0 +1,43 @@
+/* Named compositors: compositors/NAME.conf describes how to run one real compositor (command,
+ * environment, readiness, what it composites, its packages).  `--wm NAME` uses the file when NAME
+ * is a plain word and the file exists; anything else stays a shell command line.
+ * The format is compositors/README.md. */
+#ifndef FRAMESYNC_COMPOSITOR_PROFILE_H
+#define FRAMESYNC_COMPOSITOR_PROFILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define CP_MAX_ENV 16
+
+struct compositor_profile {
+    char name[64];
+    char path[1024];
+    char command[2048];
+    char *env[CP_MAX_ENV];   /* NAME=VALUE templates ({tmpdir}, {root} not yet replaced) */
+    int nenv;
+    char ready[8];           /* wm, cm, wm+cm */
+    bool composites;
+    char packages[512];
+    char binary[256];        /* blank-separated programs; derived from command when not given */
+    char notes[2048];
+};
+
+/* Parses one file.  0 on success; -1 with "FILE:LINE: what was expected" in err. */
+int compositor_profile_parse(const char *path, struct compositor_profile *p, char *err, size_t errlen);
+
+/* If `wm` is a plain word naming ROOT/compositors/WM.conf, parses it into *p and returns 1;
+ * returns 0 when `wm` is a command line (not a word, or no such file); -1 (message on stderr) when
+ * the file is malformed. */
+int compositor_profile_lookup(const char *root, const char *wm, struct compositor_profile *p);
+
+/* The environment for one start of the compositor: NULL-terminated NAME=VALUE strings, with
+ * {tmpdir} replaced by a fresh 0700 directory made under run_tmp (removed with it) and {root} by
+ * root.  Valid until the next call.  NULL when p is NULL or has no env lines. */
+char **compositor_profile_env(const struct compositor_profile *p, const char *root, const char *run_tmp);
+
+/* --list-wms: one line per compositors/NAME.conf: name, installed or not, composites, ready,
+ * command.  Returns 0, or 2 when a file is malformed (each one reported on stderr). */
+int compositor_profile_list(const char *root, FILE *out);
+
+#endif
