@@ -153,7 +153,7 @@ int compositor_start(struct compositor *c, struct xserver *x, const char *comman
     xcb_window_t cm_before = xu_selection_owner(x->conn, "_NET_WM_CM_S0");
 
     const char *argv[] = {"/bin/sh", "-c", c->command, NULL};
-    struct spawn_opts o = {.argv = argv, .stdin_fd = -1, .stdout_fd = c->log_fd,
+    struct spawn_opts o = {.argv = argv, .env = (const char *const *)c->env, .stdin_fd = -1, .stdout_fd = c->log_fd,
                            .stderr_fd = c->log_fd, .keep_fd = -1};
     c->start_us = clock_now_us();
     c->proc = proc_spawn("compositor", &o);

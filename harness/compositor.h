@@ -16,6 +16,7 @@ enum ready_kind {
 struct compositor {
     char command[2048];       /* after {profile} substitution */
     enum ready_kind ready;
+    char **env;               /* extra NAME=VALUE for it (compositors/NAME.conf env:), or NULL */
     struct proc *proc;
     char log_path[512];
     int log_fd;

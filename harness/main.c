@@ -4,6 +4,7 @@
 #include "caseparse.h"
 #include "clock.h"
 #include "compositor.h"
+#include "compositor-profile.h"
 #include "oracles.h"
 #include "proc.h"
 #include "results.h"
@@ -41,6 +42,8 @@ struct options {
     double timeout_scale;
     int wm_timeout_ms;
     int shard, nshards;          /* run only items k with k % nshards == shard */
+    struct compositor_profile wm_profile; /* --wm NAME: compositors/NAME.conf */
+    int wm_named;                /* 1 when --wm named one */
 };
 
 static void usage(FILE *f)
@@ -48,7 +51,9 @@ static void usage(FILE *f)
     fputs("usage: framesync [options]\n"
           "  --wm CMD            the compositor under test, a shell command line; {profile} is\n"
           "                      replaced by the profile being run (default: the reference\n"
-          "                      \"fake-wm/fake-wm --profile {profile}\")\n"
+          "                      \"fake-wm/fake-wm --profile {profile}\"); a NAME of\n"
+          "                      compositors/NAME.conf runs that compositor (--list-wms)\n"
+          "  --list-wms          list the named compositors: installed or not, what they composite\n"
           "  --ready wm|cm|wm+cm when it is ready: WM_S0 + _NET_SUPPORTING_WM_CHECK (wm),\n"
           "                      _NET_WM_CM_S0 (cm), or both (default: wm, wm+cm for fake-wm)\n"
           "  --wm-timeout MS     how long it may take to become ready (default 15000)\n"
@@ -95,7 +100,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"out", required_argument, 0, 'o'},       {"cases", required_argument, 0, 'c'},
         {"timeout-scale", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},
         {"shard", required_argument, 0, 'S'},     {"coverage", no_argument, 0, 'C'},
-        {0, 0, 0, 0}};
+        {"list-wms", no_argument, 0, 'W'},        {0, 0, 0, 0}};
     opterr = 0;
     int ch;
     char *end;
@@ -142,6 +147,7 @@ static int parse_options(int argc, char **argv, struct options *o)
             }
             break;
         case 'h': usage(stdout); exit(0);
+        case 'W': exit(compositor_profile_list(o->root, stdout));
         default:
             if (optopt)
                 fprintf(stderr, "framesync: option -%c needs a value or is unknown; see --help\n", optopt);
@@ -153,6 +159,13 @@ static int parse_options(int argc, char **argv, struct options *o)
     if (optind < argc) {
         fprintf(stderr, "framesync: unexpected argument `%s`; see --help\n", argv[optind]);
         return -1;
+    }
+    if (o->wm && (o->wm_named = compositor_profile_lookup(o->root, o->wm, &o->wm_profile)) < 0)
+        return -1;
+    if (o->wm_named) {
+        o->wm = o->wm_profile.command;
+        if (!o->ready)
+            o->ready = o->wm_profile.ready;
     }
     return 0;
 }
@@ -362,6 +375,7 @@ static bool ensure_compositor(struct runner *r, enum profile p, char *why, size_
     int tries = r->wm.starts;
     memset(&r->wm, 0, sizeof r->wm);
     r->wm.starts = tries;
+    r->wm.env = compositor_profile_env(r->o->wm_named ? &r->o->wm_profile : NULL, r->o->root, r->tmp_dir);
     char err[3000];
     if (compositor_start(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, err, sizeof err) < 0) {
         compositor_stop(&r->wm);
