@@ -217,6 +217,7 @@ void proc_stop(struct proc *p, int grace_ms)
         return;
     if (!p->exited) {
         kill(-p->pid, SIGTERM);
+        kill(-p->pid, SIGCONT); /* a stopped (hung) process only sees the SIGTERM once continued */
         if (!wait_exit(p, grace_ms)) {
             kill(-p->pid, SIGKILL);
             wait_exit(p, 2000);
