@@ -411,6 +411,16 @@ static bool in_selection(const struct options *o, const struct testcase *tc, int
     return (*index)++ % o->nshards == o->shard;
 }
 
+/* SIGINT/SIGTERM/SIGHUP: TAP ends with `Bail out!`, results.json says so; exit 128 + signal. */
+static int interrupted(struct runner *r)
+{
+    char why[64];
+    snprintf(why, sizeof why, "interrupted by %s", strsignal(proc_interrupted()));
+    tap_bail_out(&r->tap, why);
+    results_finish(r->results, why);
+    return 128 + proc_interrupted();
+}
+
 static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_t *re)
 {
     struct options *o = r->o;
@@ -423,6 +433,8 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
     tap_plan(&r->tap, total);
     char err[3000];
     if (xserver_start(&r->x, r->tmp_dir, 10000, err, sizeof err) < 0) {
+        if (proc_interrupted())
+            return interrupted(r);
         tap_bail_out(&r->tap, err);
         results_finish(r->results, err);
         fprintf(stderr, "framesync: %s\n", err);
@@ -434,6 +446,7 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
     if (r->noracles < 0) {
         r->noracles = 0;
         tap_bail_out(&r->tap, err);
+        results_finish(r->results, err);
         fprintf(stderr, "framesync: %s\n", err);
         return EXIT_USAGE;
     }
@@ -454,6 +467,10 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
             off_t log_from = 0;
             bool wm_ok = ensure_compositor(r, (enum profile)p, why, sizeof why);
             session_init(&s, r->client_binary, prefix); /* times count from here */
+            if (!wm_ok && proc_interrupted()) {
+                session_free(&s);
+                return interrupted(r);
+            }
             if (!wm_ok) {
                 if (first) { /* the command never started at all: a usage error, not a verdict */
                     tap_bail_out(&r->tap, why);
@@ -475,11 +492,7 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
             first = false;
             if (proc_interrupted()) {
                 session_free(&s);
-                char why2[64];
-                snprintf(why2, sizeof why2, "interrupted by %s", strsignal(proc_interrupted()));
-                tap_bail_out(&r->tap, why2);
-                results_finish(r->results, why2);
-                return 128 + proc_interrupted();
+                return interrupted(r);
             }
             write_case_log(res.log_path, tc, (enum profile)p, &res, &s, &r->wm, log_from);
             tap_result(&r->tap, tc, (enum profile)p, &res, &r->cat, &s, r->wm.command);
