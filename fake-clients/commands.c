@@ -567,6 +567,7 @@ static const struct {
     {"fill-frame", cmd_fill_frame, true},
     {"fill", cmd_fill, true},
     {"configure", cmd_configure, true},
+    {"interactive-resize", cmd_interactive_resize, true}, /* interactive.c */
     {"begin-update", cmd_begin_update, false},
     {"end-update", cmd_end_update, false},
     {"update", cmd_update, true},

@@ -106,6 +106,10 @@ void counter_destroy(struct client *cl, struct cmd *cmd, int index);
 int update_counter_index(const struct client *cl);
 void counters_on_alarm(struct client *cl, const xcb_sync_alarm_notify_event_t *ev);
 
+/* interactive.c: the `interactive-resize` command (a handler of commands.c's table) */
+bool cmd_interactive_resize(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra,
+                            char *msg);
+
 /* messages.c */
 void messages_on_client_message(struct client *cl, const xcb_client_message_event_t *ev);
 
