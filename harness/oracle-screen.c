@@ -5,6 +5,7 @@
 #include "xutil.h"
 
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,7 @@ struct win {
     bool mapped;
     bool geom_valid, geom_dirty;
     int cx, cy;                 /* the sampled point, root coordinates */
+    int rx, ry, rw, rh;         /* the whole window, root coordinates */
     bool have_value;
     uint32_t rgb;
     const char *force;          /* emit the current state at the next sample, with this via */
@@ -83,8 +85,11 @@ struct scr_state {
     bool active;                /* the compositor composites: this case gets records */
     xcb_window_t cm_owner;      /* which compositor damage_works is about */
     bool damage_works;          /* its paints were seen to damage the root at a sampled point */
+    bool always_poll;           /* FRAMESYNC_SCREEN_POLL=1: poll even so (to check the oracle) */
     struct win wins[MAX_WINDOWS];
     int nwins;
+    xcb_rectangle_t old[MAX_WINDOWS];   /* where the last case's windows were */
+    int nold;
 };
 
 static struct win *find_window(struct scr_state *st, xcb_window_t w)
@@ -97,7 +102,7 @@ static struct win *find_window(struct scr_state *st, xcb_window_t w)
 
 static void set_timer(struct scr_state *st)
 {
-    bool want = st->active && !st->damage_works && st->nwins > 0;
+    bool want = st->active && (!st->damage_works || st->always_poll) && st->nwins > 0;
     if (want == st->timer_on)
         return;
     struct itimerspec its = {0};
@@ -128,6 +133,10 @@ static void refresh_geometry(struct scr_state *st)
         if (g && t) {
             w->cx = t->dst_x + g->width / 2;
             w->cy = t->dst_y + g->height / 2;
+            w->rx = t->dst_x;
+            w->ry = t->dst_y;
+            w->rw = g->width + 2 * g->border_width;
+            w->rh = g->height + 2 * g->border_width;
             w->geom_valid = true;
         } else {
             w->geom_valid = false; /* destroyed meanwhile */
@@ -327,6 +336,57 @@ static void scr_observe(struct oracle *o, struct session *s, const struct record
     process(st, false, "configure");
 }
 
+/* Does any pixel of the rectangle show a frame colour? */
+static bool frame_colour_in(struct scr_state *st, xcb_rectangle_t r)
+{
+    int x0 = r.x < 0 ? 0 : r.x, y0 = r.y < 0 ? 0 : r.y;
+    int x1 = r.x + r.width > st->width ? st->width : r.x + r.width;
+    int y1 = r.y + r.height > st->height ? st->height : r.y + r.height;
+    if (x1 <= x0 || y1 <= y0)
+        return false;
+    xcb_get_image_reply_t *img = xcb_get_image_reply(
+        st->c, xcb_get_image(st->c, XCB_IMAGE_FORMAT_Z_PIXMAP, st->root, (int16_t)x0, (int16_t)y0,
+                             (uint16_t)(x1 - x0), (uint16_t)(y1 - y0), ~0u), NULL);
+    if (!img)
+        return false;
+    const uint8_t *d = xcb_get_image_data(img);
+    size_t len = (size_t)xcb_get_image_data_length(img), h = (size_t)(y1 - y0);
+    size_t stride = len / h, bpp = (size_t)st->pf.bpp / 8;
+    bool found = false;
+    for (size_t y = 0; y < h && !found; y++)
+        for (size_t x = 0; x < (size_t)(x1 - x0) && !found; x++) {
+            uint32_t rgb;
+            if (screen_decode_pixel(&st->pf, d + y * stride + x * bpp, len - y * stride - x * bpp, &rgb) == 0 &&
+                frame_of_colour(rgb) >= 0)
+                found = true;
+        }
+    free(img);
+    return found;
+}
+
+/* The last case's windows are gone, but the compositor may not have repainted yet: their frame
+ * colours would be taken for this case's windows.  Waits (woken by damage, at most max_ms)
+ * until none is left where they were; false when some still is. */
+static bool settle(struct scr_state *st, int max_ms)
+{
+    int64_t deadline = clock_now_us() + (int64_t)max_ms * 1000;
+    for (;;) {
+        bool stale = false;
+        for (int i = 0; i < st->nold && !stale; i++)
+            stale = frame_colour_in(st, st->old[i]);
+        if (!stale)
+            return true;
+        int64_t left = deadline - clock_now_us();
+        if (left <= 0 || xcb_connection_has_error(st->c))
+            return false;
+        struct pollfd pfd = {.fd = xcb_get_file_descriptor(st->c), .events = POLLIN};
+        poll(&pfd, 1, left > 20000 ? 20 : (int)(left / 1000) + 1); /* damage wakes it; 20 ms at most */
+        xcb_generic_event_t *e;
+        while ((e = xcb_poll_for_event(st->c)))
+            free(e);
+    }
+}
+
 static void scr_case_begin(struct oracle *o, struct session *s)
 {
     struct scr_state *st = o->state;
@@ -341,6 +401,16 @@ static void scr_case_begin(struct oracle *o, struct session *s)
     }
     st->active = cm != XCB_NONE;
     st->s = s;
+    if (st->active && st->nold > 0) {
+        int64_t t0 = clock_now_us();
+        if (!settle(st, 1000)) {
+            struct record *r = record_make("screen", t0, "stale windows=%d msg=frame colours of the last case's "
+                                           "windows were still on screen after 1000 ms", st->nold);
+            if (r)
+                session_add_record(s, r);
+        }
+    }
+    st->nold = 0;
     if (st->active) { /* the software cursor damages the root: out of the way, once per case */
         xcb_test_fake_input(st->c, XCB_MOTION_NOTIFY, 0, XCB_CURRENT_TIME, st->root, (int16_t)(st->width - 1),
                             (int16_t)(st->height - 1), 0);
@@ -353,6 +423,11 @@ static void scr_case_end(struct oracle *o, struct session *s)
 {
     (void)s;
     struct scr_state *st = o->state;
+    st->nold = 0;
+    for (int i = 0; i < st->nwins; i++)
+        if (st->wins[i].geom_valid)
+            st->old[st->nold++] = (xcb_rectangle_t){(int16_t)st->wins[i].rx, (int16_t)st->wins[i].ry,
+                                                    (uint16_t)st->wins[i].rw, (uint16_t)st->wins[i].rh};
     st->s = NULL;
     st->active = false;
     st->nwins = 0;
@@ -381,6 +456,7 @@ struct oracle *oracle_screen_create(struct xserver *x, char *err, size_t errlen)
     struct scr_state *st = calloc(1, sizeof *st);
     st->x = x;
     st->epfd = st->tfd = -1;
+    st->always_poll = getenv("FRAMESYNC_SCREEN_POLL") && !strcmp(getenv("FRAMESYNC_SCREEN_POLL"), "1");
     st->c = xcb_connect(x->display_name, NULL);
     if (xcb_connection_has_error(st->c)) {
         snprintf(err, errlen, "cannot open the screen oracle's connection to %s", x->display_name);

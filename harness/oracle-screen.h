@@ -15,7 +15,9 @@
  * configure and reparent records refresh the position) and from StructureNotify on the oracle's
  * own connection.  Sampling is driven by a DAMAGE object on the root (RawRectangles: each
  * painted rectangle is checked against the sampled points), with a 4 ms timer as a fallback
- * while a case runs and this compositor has not yet been seen to damage the root.
+ * while a case runs and this compositor has not yet been seen to damage the root
+ * (FRAMESYNC_SCREEN_POLL=1 in the environment keeps the timer on as well: a check that damage
+ * misses nothing).
  * It records nothing when nobody owns _NET_WM_CM_S0.  It never calls GetOverlayWindow, and moves
  * the pointer to the bottom-right corner at each case start (Xvfb's software cursor damages the
  * root). */
