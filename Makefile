@@ -44,15 +44,19 @@ unit: $(UNIT_BIN)
 selftest: all
 	./tests/selftest.sh
 
+# the runner's and the reports' tests (unittest; tests/test_runner.py runs the suite on Xvfb)
+pytest-unit: all
+	python3 -m unittest discover -s tests -p 'test_*.py'
+
 # check installs missing packages first (a fresh machine), then builds in a new make so the
 # pkg-config flags are read after the install.
 check:
 	tools/install-deps.sh
 	$(MAKE) all
-	$(MAKE) unit selftest
+	$(MAKE) unit selftest pytest-unit
 
 clean:
 	rm -f $(BINS) $(UNIT_BIN) harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o
 
-.PHONY: all unit selftest check clean
+.PHONY: all unit selftest pytest-unit check clean
 .SECONDARY:

@@ -1,0 +1,163 @@
+"""What the reports share: results.json, the clause catalog, the case logs and their timelines."""
+import json
+import os
+import re
+
+PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
+VERDICTS = ["PASS", "FAIL", "SKIP", "UNRESOLVED"]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def load_results(path):
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    if doc.get("format") != "framesync-results-1":
+        raise ValueError("%s: not a framesync results file (format %r)" % (path, doc.get("format")))
+    doc.setdefault("cases", [])
+    doc.setdefault("compositors", [])
+    return doc
+
+
+def case_group(case):
+    """The case's group: `basic` for basic/value-nonzero."""
+    cid = case.get("id", "")
+    return cid.split("/", 1)[0] if "/" in cid else "(none)"
+
+
+def clause_group(clause_id):
+    """The clause's group: `ewmh-1.5/basic` for ewmh-1.5/basic/value-nonzero."""
+    return clause_id.rsplit("/", 1)[0] if "/" in clause_id else clause_id
+
+
+def parse_clauses(path):
+    """cases/clauses.txt -> {clause id: {field: value}}.  Records are separated by blank lines;
+    a field is `key: value`, continued on indented lines; `#` lines are comments."""
+    clauses, current, key = {}, None, None
+    try:
+        f = open(path, encoding="utf-8")
+    except OSError:
+        return clauses
+    with f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("#"):
+                continue
+            if not line.strip():
+                current, key = None, None
+                continue
+            if line[0].isspace():
+                if current is not None and key:
+                    current[key] = (current[key] + " " + line.strip()).strip()
+                continue
+            k, sep, v = line.partition(":")
+            if not sep:
+                continue
+            k, v = k.strip(), v.strip()
+            if k == "clause":
+                current = {"clause": v}
+                clauses[v] = current
+                key = k
+            elif current is not None:
+                current[k] = v
+                key = k
+    return clauses
+
+
+def resolve_log(log, results_dir):
+    """Where a case's log is: the path results.json names, or the same file under the folder of
+    results.json (a report folder that was moved or downloaded as a CI artifact)."""
+    if not log:
+        return None
+    norm = log.replace("\\", "/")
+    if "/logs/" in norm:
+        local = os.path.join(results_dir, "logs", *norm.rsplit("/logs/", 1)[1].split("/"))
+        if os.path.exists(local):
+            return local
+    if os.path.exists(log):
+        return log
+    return None
+
+
+def read_text(path, limit=None):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read(limit) if limit else f.read()
+    except (OSError, TypeError):
+        return None
+
+
+TIMELINE_RE = re.compile(r"^\s*([+-]?\d+(?:\.\d+)?) ms\s+(\S+)\s+(\S+)(.*?)(\s+<-- here)?\s*$")
+
+
+class Record:
+    __slots__ = ("t_ms", "source", "kind", "fields", "text", "here", "seq")
+
+    def __init__(self, t_ms, source, kind, fields, text, here, seq):
+        self.t_ms, self.source, self.kind, self.fields = t_ms, source, kind, fields
+        self.text, self.here, self.seq = text, here, seq
+
+
+def parse_fields(rest):
+    """` key=value key=value msg=free text` -> dict (msg= takes the rest of the line)."""
+    fields = {}
+    rest = rest.strip()
+    while rest:
+        word, _, tail = rest.partition(" ")
+        k, eq, v = word.partition("=")
+        if not eq:
+            rest = tail.strip()
+            continue
+        if k == "msg":
+            fields[k] = (v + " " + tail).strip() if tail else v
+            break
+        fields[k] = v
+        rest = tail.strip()
+    return fields
+
+
+def parse_timeline(log_text):
+    """The `timeline:` section of a case log -> [Record], in the log's order."""
+    records, inside = [], False
+    for line in (log_text or "").splitlines():
+        if not inside:
+            if line.strip() == "timeline:":
+                inside = True
+            continue
+        if not line.strip():
+            break
+        m = TIMELINE_RE.match(line)
+        if not m:
+            continue
+        t, source, kind, rest, here = m.groups()
+        records.append(Record(float(t), source, kind, parse_fields(rest), line.strip(), bool(here),
+                              len(records) + 1))
+    return records
+
+
+def log_prefix(log_path):
+    """logs/ewmh-1.5/basic-value-nonzero.log -> logs/ewmh-1.5/basic-value-nonzero"""
+    return log_path[:-4] if log_path.endswith(".log") else log_path
+
+
+def screenshots(log_path, all_logs):
+    """The PNGs of the case whose log is log_path: `<prefix>*.png` in its folder, where a file that
+    also matches a longer prefix of another case (basic-value-x.png for basic-value and
+    basic-value-x) belongs to the longer one."""
+    if not log_path:
+        return []
+    folder = os.path.dirname(log_path)
+    prefix = os.path.basename(log_prefix(log_path))
+    others = [os.path.basename(log_prefix(p)) for p in all_logs
+              if p and os.path.dirname(p) == folder and os.path.basename(log_prefix(p)) != prefix]
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        if not name.lower().endswith(".png") or not name.startswith(prefix):
+            continue
+        if any(len(o) > len(prefix) and name.startswith(o) for o in others):
+            continue
+        found.append(os.path.join(folder, name))
+    return found

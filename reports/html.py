@@ -1,0 +1,503 @@
+"""A self-contained HTML report from a framesync results.json: one file, inline CSS and JS, no
+external resources, opens from the local folder without a server.
+
+    python3 -m reports.html OUT/results.json [-o OUT/index.html] [--clauses cases/clauses.txt]
+
+It shows the counts per profile and per clause group, the compositors (command, name, claimed
+features), a table of the cases with filters (verdict, profile, text), and for each failing case
+the clause's wording, expected/observed, a link to the case log, an SVG timeline drawn from the
+log's `timeline:` section and the case's PNG screenshots, if the log folder has any.
+"""
+import argparse
+import base64
+import html
+import math
+import os
+import sys
+import urllib.parse
+
+if __package__ in (None, ""):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from reports.common import (PROFILES, ROOT, VERDICTS, case_group, clause_group, load_results,  # noqa: E402
+                            parse_clauses, parse_timeline, read_text, resolve_log, screenshots)
+
+SYNC_ATOMS = ["_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_NET_WM_SYNC_DRAWN",
+              "_NET_WM_FRAME_DRAWN", "_NET_WM_FRAME_TIMINGS", "_NET_WM_SYNC_FENCES"]
+FIXED_LANES = ["screen", "wm", "harness"]
+COUNTER_KINDS = ("counter-set", "counter-change")
+IMAGE_EMBED_LIMIT = 3 * 1024 * 1024     # per image; bigger ones are linked
+IMAGES_TOTAL_LIMIT = 24 * 1024 * 1024
+
+esc = html.escape
+
+
+def fmt_ms(ms):
+    ms = float(ms or 0)
+    if ms >= 10000:
+        return "%.1f s" % (ms / 1000)
+    if ms >= 1000:
+        return "%.2f s" % (ms / 1000)
+    return "%.1f ms" % ms
+
+
+def anchor(case):
+    return "case-" + "".join(ch if ch.isalnum() else "-" for ch in "%s-%s" % (case.get("profile"), case.get("id")))
+
+
+def href_for(path, page_dir):
+    """A link from the page to a local file: relative when it is inside the page's folder (the
+    folder can then be moved or downloaded), a file: URL otherwise."""
+    path = os.path.abspath(path)
+    rel = os.path.relpath(path, page_dir)
+    if not rel.startswith(".." + os.sep) and rel != "..":
+        return urllib.parse.quote(rel.replace(os.sep, "/"))
+    return "file://" + urllib.parse.quote(path)
+
+
+# ---------------------------------------------------------------- the SVG timeline
+
+def kind_colour(kind):
+    fixed = {"sync-request": "#7b3fbf", "configure-notify": "#1f77b4", "counter-set": "#2ca02c",
+             "counter-change": "#17a589", "shows": "#d68910", "step": "#888888", "done": "#aab7b8",
+             "send-event": "#c0392b", "configure-window": "#2874a6", "set-counter": "#1e8449",
+             "frame-drawn": "#af601a", "sync-drawn": "#af601a", "map-notify": "#5d6d7e"}
+    if kind in fixed:
+        return fixed[kind]
+    h = 0
+    for ch in kind:
+        h = (h * 31 + ord(ch)) % 360
+    return "hsl(%d,55%%,42%%)" % h
+
+
+def parse_number(text):
+    try:
+        return int(text, 0)
+    except (TypeError, ValueError):
+        try:
+            return float(text)
+        except (TypeError, ValueError):
+            return None
+
+
+def svg_timeline(records, width=1160):
+    """One lane per source (clients, screen, wm, harness), a mark per record (hover: the record),
+    the counters' values as step lines, and a marker on the `<-- here` record.  The time axis is
+    linear within bursts; long gaps are compressed (log scale) and labelled with their length."""
+    if not records:
+        return ""
+    left, right, top, lane_h = 74, 24, 22, 26
+    clients = []
+    for r in records:
+        if r.source not in FIXED_LANES and r.source not in clients:
+            clients.append(r.source)
+    lanes = sorted(clients) + [s for s in FIXED_LANES if any(r.source == s for r in records)]
+    lane_y = {s: top + i * lane_h + lane_h / 2 for i, s in enumerate(lanes)}
+    times = sorted({r.t_ms for r in records})
+    acc = [0.0]
+    for a, b in zip(times, times[1:]):
+        acc.append(acc[-1] + math.log1p(max(0.0, b - a) / 0.02))
+    span = acc[-1] or 1.0
+    plot_w = width - left - right
+    xpos = {t: left + (a / span) * plot_w if acc[-1] else left + plot_w / 2 for t, a in zip(times, acc)}
+
+    series = {}
+    for r in records:
+        if r.kind in COUNTER_KINDS and "value" in r.fields:
+            v = parse_number(r.fields["value"])
+            if v is not None:
+                key = "%s counter %s" % (r.source, r.fields.get("index") or r.fields.get("counter") or "?")
+                series.setdefault(key, []).append((r, v))
+    lanes_bottom = top + len(lanes) * lane_h
+    distinct = {v for pts in series.values() for _, v in pts}
+    counter_h = (110 if len(distinct) > 2 else 60) if series else 0
+    counter_top = lanes_bottom + 18
+    axis_y = (counter_top + counter_h + 10) if series else lanes_bottom + 8
+    height = axis_y + 34
+    out = ['<svg class="timeline" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'viewBox="0 0 %d %d" role="img" aria-label="timeline of the case">' % (width, height, width, height)]
+    # lanes
+    for i, s in enumerate(lanes):
+        y = top + i * lane_h
+        out.append('<rect x="%d" y="%d" width="%d" height="%d" class="lane%d"/>' % (left, y, plot_w, lane_h, i % 2))
+        out.append('<text x="%d" y="%.1f" class="lanelabel">%s</text>' % (left - 8, y + lane_h / 2 + 4, esc(s)))
+    # compressed gaps
+    for a, b in zip(times, times[1:]):
+        if b - a > 20:
+            xa, xb = xpos[a] + 3, xpos[b] - 3
+            if xb - xa > 6:
+                out.append('<rect x="%.1f" y="%d" width="%.1f" height="%d" class="gap"><title>%s</title></rect>'
+                           % (xa, top, xb - xa, axis_y - top, esc("%.1f ms without records" % (b - a))))
+                out.append('<text x="%.1f" y="%d" class="gaplabel">+%s</text>' % ((xa + xb) / 2, top - 6, esc(fmt_ms(b - a))))
+    # the marker on the <-- here record
+    here = [r for r in records if r.here]
+    for r in here:
+        x = xpos[r.t_ms]
+        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" class="here"/>' % (x, top - 2, x, axis_y))
+    # marks, with the kind written where there is room
+    free = {s: 0.0 for s in lanes}
+    for r in sorted(records, key=lambda r: (xpos[r.t_ms], r.seq)):
+        x, y = xpos[r.t_ms], lane_y[r.source]
+        colour = kind_colour(r.kind)
+        cls = "mark here-mark" if r.here else "mark"
+        out.append('<circle cx="%.1f" cy="%.1f" r="%s" fill="%s" class="%s"><title>%s</title></circle>'
+                   % (x, y, "6" if r.here else "3.5", colour, cls, esc(r.text)))
+        if r.here or x >= free[r.source]:
+            label = ("here: " if r.here else "") + r.kind
+            w = 5.6 * len(label)
+            if x + 5 + w <= left + plot_w:
+                out.append('<text x="%.1f" y="%.1f" class="kind%s">%s</text>'
+                           % (x + 5, y - 5, " herelabel" if r.here else "", esc(label)))
+            else:  # at the right edge: written to the left of the mark
+                out.append('<text x="%.1f" y="%.1f" class="kind%s" text-anchor="end">%s</text>'
+                           % (x - 5, y - 5, " herelabel" if r.here else "", esc(label)))
+            free[r.source] = x + w + 8
+    # counter values
+    if series:
+        values = [v for pts in series.values() for _, v in pts]
+        vmin, vmax = min(values), max(values)
+        out.append('<rect x="%d" y="%d" width="%d" height="%d" class="counterbox"/>' % (left, counter_top, plot_w, counter_h))
+        if vmax != vmin:
+            out.append('<text x="%d" y="%d" class="lanelabel">%s</text>' % (left - 8, counter_top + 10, esc(str(vmax))))
+            out.append('<text x="%d" y="%d" class="lanelabel">%s</text>' % (left - 8, counter_top + counter_h, esc(str(vmin))))
+        out.append('<text x="%d" y="%.1f" class="lanelabel">counters</text>' % (left - 8, counter_top + counter_h / 2 + 4))
+
+        def cy(v):
+            if vmax == vmin:
+                return counter_top + counter_h / 2
+            return counter_top + 6 + (1.0 - float(v - vmin) / float(vmax - vmin)) * (counter_h - 12)
+        palette = ["#2ca02c", "#d62728", "#1f77b4", "#9467bd", "#8c564b", "#e377c2"]
+        for n, (key, pts) in enumerate(sorted(series.items())):
+            colour = palette[n % len(palette)]
+            pts = sorted(pts, key=lambda p: (p[0].t_ms, p[0].seq))
+            d = "M%.1f,%.1f" % (xpos[pts[0][0].t_ms], cy(pts[0][1]))
+            for r, v in pts[1:]:
+                d += " H%.1f V%.1f" % (xpos[r.t_ms], cy(v))
+            d += " H%.1f" % (left + plot_w)
+            out.append('<path d="%s" class="step" stroke="%s"><title>%s</title></path>' % (d, colour, esc(key)))
+            last_label = -1e9
+            for r, v in pts:
+                x, y = xpos[r.t_ms], cy(v)
+                out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s</title></circle>' % (x, y, colour, esc(r.text)))
+                if x - last_label > 44:
+                    out.append('<text x="%.1f" y="%.1f" class="value" fill="%s">%s</text>' % (x + 4, y - 4, colour, esc(str(v))))
+                    last_label = x
+            out.append('<text x="%d" y="%d" class="legend" fill="%s">%s</text>'
+                       % (left + 6 + 150 * n, counter_top + 13, colour, esc(key)))
+    # time axis
+    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" class="axis"/>' % (left, axis_y, left + plot_w, axis_y))
+    last = -1e9
+    for t in times:
+        x = xpos[t]
+        if x - last >= 62:
+            out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" class="axis"/>' % (x, axis_y, x, axis_y + 4))
+            out.append('<text x="%.1f" y="%d" class="tick">%s</text>'
+                       % (x, axis_y + 15, esc(("%.3f" if t < 10 else "%.1f" if t < 1000 else "%.0f") % t)))
+            last = x
+    out.append('<text x="%d" y="%d" class="axistitle">ms since the case began (bursts linear, long gaps '
+               'compressed); hover a mark for its record</text>' % (left, axis_y + 30))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- the page
+
+CSS = """
+:root { --pass:#1e8449; --fail:#c0392b; --skip:#7f8c8d; --unres:#d35400; --line:#d5d8dc; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0 auto;
+       padding: 16px 24px 48px; max-width: 1240px; color: #1c2833; background: #fff; }
+h1 { font-size: 22px; margin: 4px 0 2px; } h2 { font-size: 18px; margin: 28px 0 8px;
+     border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+h3 { font-size: 15px; margin: 0 0 8px; }
+code, .mono, pre { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 12.5px; }
+table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: 4px 8px;
+       border-bottom: 1px solid var(--line); vertical-align: top; }
+th { background: #f4f6f7; font-weight: 600; } td.nw { white-space: nowrap; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.badge { display: inline-block; min-width: 88px; text-align: center; border-radius: 3px; color: #fff;
+         font-weight: 600; font-size: 12px; padding: 1px 6px; }
+.PASS { background: var(--pass); } .FAIL { background: var(--fail); } .SKIP { background: var(--skip); }
+.UNRESOLVED { background: var(--unres); }
+.totals { display: flex; gap: 10px; margin: 10px 0; flex-wrap: wrap; }
+.total { border: 1px solid var(--line); border-radius: 4px; padding: 6px 14px; min-width: 120px; }
+.total b { font-size: 22px; display: block; } .meta { color: #566573; }
+.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 24px; }
+.yes { color: var(--pass); font-weight: 700; } .no { color: #b2babb; }
+.filters { display: flex; gap: 16px; align-items: center; flex-wrap: wrap; margin: 8px 0;
+           padding: 8px 10px; background: #f4f6f7; border-radius: 4px; }
+.filters input[type=search] { width: 280px; padding: 3px 6px; }
+tr.FAIL-row td:first-child, tr.UNRESOLVED-row td:first-child { font-weight: 600; }
+article.failure { border: 1px solid var(--line); border-left: 5px solid var(--fail); border-radius: 4px;
+                  padding: 12px 14px; margin: 14px 0; }
+article.failure.UNRESOLVED-art { border-left-color: var(--unres); }
+dl.diag { display: grid; grid-template-columns: 110px 1fr; gap: 3px 12px; margin: 0 0 10px; }
+dl.diag dt { color: #566573; } dl.diag dd { margin: 0; }
+blockquote { margin: 0; padding: 4px 10px; border-left: 3px solid #aeb6bf; background: #f8f9f9; }
+.timeline { display: block; max-width: 100%; height: auto; margin: 8px 0; }
+.timeline .lane0 { fill: #fbfcfc; } .timeline .lane1 { fill: #f2f4f4; }
+.timeline .lanelabel { font: 11px ui-monospace, monospace; text-anchor: end; fill: #34495e; }
+.timeline .kind { font: 9.5px system-ui, sans-serif; fill: #4d5656; }
+.timeline .herelabel { fill: #c0392b; font-weight: 700; }
+.timeline .gap { fill: #eaeded; opacity: .8; } .timeline .gaplabel { font: 10px sans-serif; fill: #7f8c8d; text-anchor: middle; }
+.timeline .here { stroke: #c0392b; stroke-width: 1.5; stroke-dasharray: 4 3; }
+.timeline .here-mark { stroke: #c0392b; stroke-width: 2.5; }
+.timeline .counterbox { fill: #fdfefe; stroke: #d5d8dc; }
+.timeline .step { fill: none; stroke-width: 1.8; } .timeline .value { font: 10px ui-monospace, monospace; }
+.timeline .legend { font: 11px ui-monospace, monospace; }
+.timeline .axis { stroke: #566573; } .timeline .tick { font: 10px sans-serif; text-anchor: middle; fill: #566573; }
+.timeline .axistitle { font: 11px sans-serif; fill: #7f8c8d; }
+.shots { display: flex; gap: 12px; flex-wrap: wrap; } .shots figure { margin: 0; }
+.shots img { max-width: 360px; border: 1px solid var(--line); image-rendering: pixelated; }
+.shots figcaption { font-size: 12px; color: #566573; }
+details > summary { cursor: pointer; color: #2874a6; } pre { white-space: pre; overflow-x: auto;
+       background: #f8f9f9; padding: 8px; border: 1px solid var(--line); max-height: 420px; }
+.chip { display: inline-block; background: #ebf5fb; border-radius: 3px; padding: 0 5px; margin: 1px;
+        font: 11.5px ui-monospace, monospace; }
+.empty { color: #7f8c8d; font-style: italic; }
+[hidden] { display: none !important; }
+"""
+
+JS = """
+(function () {
+  var rows = Array.prototype.slice.call(document.querySelectorAll('#case-table tbody tr'));
+  var arts = Array.prototype.slice.call(document.querySelectorAll('article.failure'));
+  var boxes = Array.prototype.slice.call(document.querySelectorAll('input[name=verdict]'));
+  var prof = document.getElementById('f-profile'), text = document.getElementById('f-text');
+  var count = document.getElementById('f-count');
+  function shown(el, verdicts, p, q) {
+    return verdicts[el.getAttribute('data-verdict')] && (!p || el.getAttribute('data-profile') === p) &&
+           (!q || el.getAttribute('data-text').indexOf(q) >= 0);
+  }
+  function apply() {
+    var verdicts = {}; boxes.forEach(function (b) { verdicts[b.value] = b.checked; });
+    var p = prof.value, q = text.value.trim().toLowerCase(), n = 0;
+    rows.forEach(function (r) { var s = shown(r, verdicts, p, q); r.hidden = !s; if (s) n++; });
+    arts.forEach(function (a) { a.hidden = !shown(a, verdicts, p, q); });
+    count.textContent = n + ' of ' + rows.length + ' shown';
+  }
+  boxes.forEach(function (b) { b.addEventListener('change', apply); });
+  prof.addEventListener('change', apply); text.addEventListener('input', apply);
+  document.getElementById('f-failures').addEventListener('click', function () {
+    boxes.forEach(function (b) { b.checked = b.value === 'FAIL' || b.value === 'UNRESOLVED'; }); apply();
+  });
+  document.getElementById('f-all').addEventListener('click', function () {
+    boxes.forEach(function (b) { b.checked = true; }); prof.value = ''; text.value = ''; apply();
+  });
+  apply();
+})();
+"""
+
+
+def counts_of(cases):
+    c = {v: 0 for v in VERDICTS}
+    for case in cases:
+        if case.get("verdict") in c:
+            c[case["verdict"]] += 1
+    return c
+
+
+def count_row(label, cases, label_html=None):
+    c = counts_of(cases)
+    cells = "".join('<td class="num">%s</td>' % (c[v] if c[v] else '<span class="no">0</span>') for v in VERDICTS)
+    return "<tr><td>%s</td>%s<td class=\"num\">%d</td></tr>" % (label_html or esc(label), cells, len(cases))
+
+
+def count_table(title, groups):
+    head = "".join('<th class="num">%s</th>' % v for v in VERDICTS)
+    rows = "".join(count_row(k, v) for k, v in groups)
+    return ('<table class="counts"><thead><tr><th>%s</th>%s<th class="num">cases</th></tr></thead>'
+            "<tbody>%s</tbody></table>" % (esc(title), head, rows or '<tr><td colspan="6" class="empty">none</td></tr>'))
+
+
+def compositors_html(doc):
+    comps = doc.get("compositors", [])
+    if not comps:
+        return '<p class="empty">No compositor was started.</p>'
+    head = "".join('<th title="%s">%s</th>' % (esc(a), esc(a.replace("_NET_WM_", "").lower().replace("_", " ")))
+                   for a in SYNC_ATOMS)
+    rows = []
+    for c in comps:
+        sup = set(c.get("supported", []))
+        marks = "".join('<td>%s</td>' % ('<span class="yes">&#10003;</span>' if a in sup else '<span class="no">&ndash;</span>')
+                        for a in SYNC_ATOMS)
+        rows.append("<tr><td>%s</td><td>%s</td><td><code>%s</code></td><td>%s</td><td class=\"num\">%s</td>%s</tr>"
+                    % (esc(c.get("profile", "")), esc(c.get("name") or "(no _NET_WM_NAME)"),
+                       esc(c.get("command", "")),
+                       '<span class="yes">yes</span>' if c.get("composites") else '<span class="no">no</span>',
+                       esc(fmt_ms(c.get("ready_ms"))), marks))
+    chips = []
+    for c in comps:
+        chips.append("<p><b>%s</b> _NET_SUPPORTED: %s</p>" % (
+            esc(c.get("profile", "")), "".join('<span class="chip">%s</span>' % esc(a) for a in c.get("supported", []))
+            or '<span class="empty">(empty)</span>'))
+    return ('<table><thead><tr><th>profile</th><th>name</th><th>command</th><th>composites</th>'
+            '<th class="num">ready after</th>%s</tr></thead><tbody>%s</tbody></table>'
+            '<details><summary>every atom in _NET_SUPPORTED</summary>%s</details>'
+            % (head, "".join(rows), "".join(chips)))
+
+
+def image_html(path, page_dir, budget):
+    name = os.path.basename(path)
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return ""
+    src = href_for(path, page_dir)
+    if size <= IMAGE_EMBED_LIMIT and budget[0] + size <= IMAGES_TOTAL_LIMIT:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+            budget[0] += size
+            src = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+        except OSError:
+            pass
+    return ('<figure><a href="%s"><img src="%s" alt="%s"></a><figcaption>%s</figcaption></figure>'
+            % (href_for(path, page_dir), src, esc(name), esc(name)))
+
+
+def failure_html(case, clauses, page_dir, results_dir, all_logs, budget):
+    verdict = case.get("verdict", "")
+    cl = (case.get("clauses") or [""])
+    main = cl[0]
+    wording = clauses.get(main, {}).get("wording")
+    log = resolve_log(case.get("log"), results_dir)
+    rows = [("clause", "<code>%s</code><blockquote>%s</blockquote>" % (
+        esc(main), esc(wording) if wording else '<span class="empty">(not in the clause catalog)</span>'))]
+    for other in cl[1:]:
+        w = clauses.get(other, {}).get("wording", "")
+        rows.append(("also shows", "<code>%s</code> %s" % (esc(other), esc(w))))
+    for key in ("description", "file", "step", "expected", "observed", "reason"):
+        if case.get(key):
+            value = esc(case[key])
+            rows.append((key, "<code>%s</code>" % value if key in ("file", "step", "expected", "observed") else value))
+    rows.append(("checks", "%s of %s ran; %s" % (esc(str(case.get("checks_run"))), esc(str(case.get("checks"))),
+                                                 esc(fmt_ms(case.get("duration_ms"))))))
+    if log:
+        rows.append(("log", '<a href="%s">%s</a>' % (href_for(log, page_dir), esc(case.get("log") or log))))
+    elif case.get("log"):
+        rows.append(("log", '<code>%s</code> <span class="empty">(not found)</span>' % esc(case["log"])))
+    text = read_text(log) if log else None
+    records = parse_timeline(text)
+    parts = ['<article class="failure %s-art" id="%s" data-verdict="%s" data-profile="%s" data-text="%s">'
+             % (esc(verdict), anchor(case), esc(verdict), esc(case.get("profile", "")), esc(search_text(case))),
+             '<h3><span class="badge %s">%s</span> %s <span class="meta">[%s]</span></h3>'
+             % (esc(verdict), esc(verdict), esc(case.get("id", "")), esc(case.get("profile", ""))),
+             '<dl class="diag">%s</dl>' % "".join("<dt>%s</dt><dd>%s</dd>" % (esc(k), v) for k, v in rows)]
+    if records:
+        parts.append(svg_timeline(records))
+        parts.append("<details><summary>the timeline as text (%d records)</summary><pre>%s</pre></details>"
+                     % (len(records), esc("\n".join(r.text for r in records))))
+    elif log:
+        parts.append('<p class="empty">The log has no timeline.</p>')
+    shots = screenshots(log, all_logs) if log else []
+    if shots:
+        parts.append('<div class="shots">%s</div>' % "".join(image_html(p, page_dir, budget) for p in shots))
+    parts.append("</article>")
+    return "\n".join(parts)
+
+
+def short(text, limit=220):
+    """A table cell's text: long reasons are cut, the whole text is the tooltip."""
+    if len(text) <= limit:
+        return esc(text)
+    return '<span title="%s">%s&hellip;</span>' % (esc(text), esc(text[:limit]))
+
+
+def search_text(case):
+    return " ".join(str(case.get(k, "")) for k in ("id", "profile", "description", "reason", "verdict")
+                    ).lower() + " " + " ".join(case.get("clauses") or []).lower()
+
+
+def render(doc, clauses, page_dir, results_dir):
+    cases = doc["cases"]
+    c = counts_of(cases)
+    total_ms = sum(float(x.get("duration_ms") or 0) for x in cases)
+    wall = float(doc.get("wall_ms") or 0)
+    profiles = [p for p in PROFILES if any(x.get("profile") == p for x in cases)]
+    profiles += sorted({x.get("profile") for x in cases} - set(PROFILES) - {None})
+    by_group = {}
+    for x in cases:
+        by_group.setdefault(clause_group((x.get("clauses") or ["(none)"])[0]), []).append(x)
+    failing = [x for x in cases if x.get("verdict") in ("FAIL", "UNRESOLVED")]
+    all_logs = [resolve_log(x.get("log"), results_dir) for x in cases]
+    budget = [0]
+
+    h = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+         '<meta name="viewport" content="width=device-width, initial-scale=1">'
+         "<title>framesync: %d passed, %d failed, %d skipped, %d unresolved</title><style>%s</style></head><body>"
+         % (c["PASS"], c["FAIL"], c["SKIP"], c["UNRESOLVED"], CSS)]
+    h.append("<header><h1>framesync report</h1><div class=\"meta\">started %s &middot; status <b>%s</b> &middot; "
+             "wall time %s &middot; sum of case durations %s%s</div>"
+             % (esc(doc.get("started", "?")), esc(doc.get("status", "?")), esc(fmt_ms(wall)), esc(fmt_ms(total_ms)),
+                " &middot; speed-up %.2fx" % (total_ms / wall) if wall > 0 else ""))
+    h.append('<div class="totals">%s<div class="total"><b>%d</b>cases</div></div></header>'
+             % ("".join('<div class="total"><b style="color:var(--%s)">%d</b>%s</div>'
+                        % ({"PASS": "pass", "FAIL": "fail", "SKIP": "skip", "UNRESOLVED": "unres"}[v], c[v], v.lower())
+                        for v in VERDICTS), len(cases)))
+    h.append('<h2 id="summary">Summary</h2><div class="grid2"><div>%s</div><div>%s</div></div>'
+             % (count_table("profile", [(p, [x for x in cases if x.get("profile") == p]) for p in profiles]),
+                count_table("clause group", sorted(by_group.items()))))
+    h.append('<h2 id="compositors">Compositors</h2>' + compositors_html(doc))
+
+    h.append('<h2 id="cases">Cases</h2><div class="filters">%s'
+             '<label>profile <select id="f-profile"><option value="">all</option>%s</select></label>'
+             '<label>text <input type="search" id="f-text" placeholder="case, clause, reason"></label>'
+             '<button type="button" id="f-failures">failures only</button><button type="button" id="f-all">show all</button>'
+             '<span id="f-count" class="meta"></span></div>'
+             % ("".join('<label><input type="checkbox" name="verdict" value="%s" checked> %s (%d)</label>'
+                        % (v, v.lower(), c[v]) for v in VERDICTS),
+                "".join('<option value="%s">%s</option>' % (esc(p), esc(p)) for p in profiles)))
+    rows = []
+    for n, x in enumerate(cases, 1):
+        v = x.get("verdict", "")
+        idtext = esc(x.get("id", ""))
+        if v in ("FAIL", "UNRESOLVED"):
+            idtext = '<a href="#%s">%s</a>' % (anchor(x), idtext)
+        log = resolve_log(x.get("log"), results_dir)
+        loglink = '<a href="%s">log</a>' % href_for(log, page_dir) if log else ""
+        rows.append('<tr class="%s-row" data-verdict="%s" data-profile="%s" data-text="%s"><td class="num">%d</td>'
+                    '<td><span class="badge %s">%s</span></td><td class="nw">%s</td><td>%s</td><td><code>%s</code></td>'
+                    '<td>%s</td><td class="num nw">%s</td><td>%s</td></tr>'
+                    % (esc(v), esc(v), esc(x.get("profile", "")), esc(search_text(x)), n, esc(v), esc(v),
+                       esc(x.get("profile", "")), idtext, esc((x.get("clauses") or [""])[0]),
+                       short(x.get("reason") or x.get("description") or ""), esc(fmt_ms(x.get("duration_ms"))), loglink))
+    h.append('<table id="case-table"><thead><tr><th class="num">#</th><th>verdict</th><th>profile</th><th>case</th>'
+             '<th>clause</th><th>reason / description</th><th class="num">time</th><th></th></tr></thead>'
+             '<tbody>%s</tbody></table>' % "".join(rows))
+    h.append('<h2 id="failures">Failures (%d)</h2>' % len(failing))
+    if not failing:
+        h.append('<p class="empty">No case failed or was unresolved.</p>')
+    for x in failing:
+        h.append(failure_html(x, clauses, page_dir, results_dir, all_logs, budget))
+    h.append("<script>%s</script></body></html>\n" % JS)
+    return "\n".join(h)
+
+
+def write(results_path, out_path=None, clauses_path=None):
+    doc = load_results(results_path)
+    results_dir = os.path.dirname(os.path.abspath(results_path))
+    out_path = out_path or os.path.join(results_dir, "index.html")
+    clauses = parse_clauses(clauses_path or os.path.join(ROOT, "cases", "clauses.txt"))
+    page = render(doc, clauses, os.path.dirname(os.path.abspath(out_path)), results_dir)
+    tmp = out_path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(page)
+    os.replace(tmp, out_path)
+    return out_path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m reports.html", description=__doc__.split("\n\n")[0])
+    ap.add_argument("results", help="a framesync results.json")
+    ap.add_argument("-o", "--output", help="where to write (default: index.html beside results.json)")
+    ap.add_argument("--clauses", help="the clause catalog (default: cases/clauses.txt of this checkout)")
+    a = ap.parse_args(argv)
+    try:
+        print(write(a.results, a.output, a.clauses))
+    except (OSError, ValueError) as e:
+        print("framesync: %s" % e, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""JUnit XML from a framesync results.json, for GitLab's and GitHub's test reports.
+
+    python3 -m reports.junit OUT/results.json [-o OUT/junit.xml]
+
+<testsuites> holds one <testsuite> per profile (name = the profile), each with a <testcase> per
+case (classname = the case's group, e.g. `basic`; name = the case id; time in seconds): FAIL gives
+<failure message=reason> with the diagnostic (clause, expected, observed, file:line, log), and the
+case log as <system-out>; UNRESOLVED gives <error>; SKIP gives <skipped message=reason/>.  The
+attributes and elements are those of the Jenkins/Ant JUnit schema (junit-10.xsd).
+"""
+import argparse
+import os
+import re
+import socket
+import sys
+import xml.etree.ElementTree as ET
+
+if __package__ in (None, ""):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from reports.common import PROFILES, ROOT, case_group, load_results, read_text, resolve_log  # noqa: E402
+
+# XML 1.0 cannot hold most control characters, not even escaped; a compositor's output may have them
+_INVALID_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+LOG_LIMIT = 200_000
+
+
+def clean(text):
+    return _INVALID_XML.sub(lambda m: "\\x%02x" % ord(m.group()) if ord(m.group()) < 0x100 else "?",
+                            str(text if text is not None else ""))
+
+
+def seconds(ms):
+    try:
+        return "%.3f" % max(0.0, float(ms) / 1000.0)
+    except (TypeError, ValueError):
+        return "0.000"
+
+
+def diagnostic(case):
+    lines = []
+    for key, label in (("verdict", "verdict"), ("clauses", "clause"), ("description", "description"),
+                       ("file", "file"), ("step", "step"), ("reason", "reason"), ("expected", "expected"),
+                       ("observed", "observed"), ("log", "log")):
+        value = case.get(key)
+        if key == "clauses":
+            value = ", ".join(value or [])
+        if value:
+            lines.append("%-12s %s" % (label + ":", value))
+    if case.get("checks") is not None:
+        lines.append("%-12s %s of %s ran" % ("checks:", case.get("checks_run"), case.get("checks")))
+    return "\n".join(lines) + "\n"
+
+
+def build(doc, results_dir="."):
+    """results.json document -> ElementTree of <testsuites>."""
+    timestamp = (doc.get("started") or "").rstrip("Z") or "1970-01-01T00:00:00"
+    host = socket.gethostname() or "localhost"
+    profiles = [p for p in PROFILES if any(c.get("profile") == p for c in doc["cases"])]
+    profiles += sorted({c.get("profile") for c in doc["cases"]} - set(PROFILES) - {None})
+    root = ET.Element("testsuites", name="framesync")
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0, "time": 0.0}
+    for n, profile in enumerate(profiles):
+        cases = [c for c in doc["cases"] if c.get("profile") == profile]
+        counts = {"tests": len(cases),
+                  "failures": sum(c.get("verdict") == "FAIL" for c in cases),
+                  "errors": sum(c.get("verdict") == "UNRESOLVED" for c in cases),
+                  "skipped": sum(c.get("verdict") == "SKIP" for c in cases)}
+        total_ms = sum(float(c.get("duration_ms") or 0) for c in cases)
+        suite = ET.SubElement(root, "testsuite", name=profile, tests=str(counts["tests"]),
+                              failures=str(counts["failures"]), errors=str(counts["errors"]),
+                              skipped=str(counts["skipped"]), time=seconds(total_ms),
+                              timestamp=timestamp, hostname=clean(host), id=str(n), package="framesync")
+        props = ET.SubElement(suite, "properties")
+        for comp in doc["compositors"]:
+            if comp.get("profile") == profile:
+                ET.SubElement(props, "property", name="compositor", value=clean(comp.get("command", "")))
+                ET.SubElement(props, "property", name="compositor.name", value=clean(comp.get("name", "")))
+                ET.SubElement(props, "property", name="compositor.supported",
+                              value=clean(" ".join(comp.get("supported", []))))
+        ET.SubElement(props, "property", name="status", value=clean(doc.get("status", "")))
+        for c in cases:
+            file_, _, line = (c.get("file") or "").rpartition(":")
+            attrs = {"classname": clean(case_group(c)), "name": clean(c.get("id", "")),
+                     "time": seconds(c.get("duration_ms"))}
+            if file_ and line.isdigit():
+                if file_.startswith(ROOT + os.sep):
+                    file_ = os.path.relpath(file_, ROOT)  # as the repository names it
+                attrs["file"], attrs["line"] = clean(file_), line
+            tc = ET.SubElement(suite, "testcase", attrs)
+            verdict = c.get("verdict")
+            if verdict in ("FAIL", "UNRESOLVED"):
+                el = ET.SubElement(tc, "failure" if verdict == "FAIL" else "error",
+                                   message=clean(c.get("reason") or verdict), type=verdict)
+                el.text = clean(diagnostic(c))
+                log = read_text(resolve_log(c.get("log"), results_dir), LOG_LIMIT)
+                if log:
+                    ET.SubElement(tc, "system-out").text = clean(log)
+            elif verdict == "SKIP":
+                ET.SubElement(tc, "skipped", message=clean(c.get("reason") or "skipped"))
+        ET.SubElement(suite, "system-out")
+        ET.SubElement(suite, "system-err")
+        for k in ("tests", "failures", "errors", "skipped"):
+            totals[k] += counts[k]
+        totals["time"] += total_ms
+    for k in ("tests", "failures", "errors", "skipped"):
+        root.set(k, str(totals[k]))
+    wall = doc.get("wall_ms")
+    root.set("time", seconds(wall if wall is not None else totals["time"]))
+    return ET.ElementTree(root)
+
+
+def write(results_path, out_path=None):
+    doc = load_results(results_path)
+    results_dir = os.path.dirname(os.path.abspath(results_path))
+    out_path = out_path or os.path.join(results_dir, "junit.xml")
+    tree = build(doc, results_dir)
+    ET.indent(tree, space="  ")
+    tmp = out_path + ".tmp"
+    tree.write(tmp, encoding="UTF-8", xml_declaration=True)
+    with open(tmp, "a", encoding="utf-8") as f:
+        f.write("\n")
+    os.replace(tmp, out_path)
+    return out_path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m reports.junit", description=__doc__.split("\n\n")[0])
+    ap.add_argument("results", help="a framesync results.json")
+    ap.add_argument("-o", "--output", help="where to write (default: junit.xml beside results.json)")
+    a = ap.parse_args(argv)
+    try:
+        print(write(a.results, a.output))
+    except (OSError, ValueError) as e:
+        print("framesync: %s" % e, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
