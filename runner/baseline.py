@@ -1,0 +1,362 @@
+"""Expectation baselines for CI gating (deqp-runner style), on framesync results.json files.
+
+A baseline lists the results of one compositor that are known not to be passes:
+
+    # comments and blank lines are ignored
+    basic/request-layout [ewmh-1.5],Fail  # mutter sends requests only during interactive resizes
+    drawn/after-update-draft [draft-2011],Skip  # does not list _NET_WM_SYNC_DRAWN
+    interactive/value-increases [ewmh-1.5],Flake  # the second request sometimes comes after 2 s
+
+One line per `CASE-ID [PROFILE],STATUS`, STATUS one of Fail, Unresolved, Flake, Skip; an optional
+`# comment` says why.  `CASE-ID,STATUS` without a profile applies to every profile of the case.
+Every result not listed must be a Pass.  The results match the baseline exactly when there is no
+new failure (Fail/Unresolved where the baseline expects Pass or Skip), no new pass (a listed
+Fail/Unresolved/Skip that passed: fixed, remove it from the baseline), no new flake (a result that
+failed and then passed on a re-run, where the baseline does not say Flake) and no new skip.  A
+Flake line accepts Pass, Fail and Flake.  Lines for cases that were not run are reported, not
+counted as mismatches (a --filter run).
+
+Failing cases are re-run (`--reruns N`, default 2) with the harness's `--filter '^(id|...)$'
+--profile P,... --out OUT/rerun-K` (one harness run per re-run); a case that passes on any re-run is a Flake.
+
+    python3 -m runner.baseline --results OUT/results.json --baseline baselines/mutter.txt \
+        [--reruns N --wm mutter] [--update-baseline]
+
+Exit status: 0 the results match the baseline (or it was written), 1 they do not, 2 usage error.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HARNESS = os.path.join(ROOT, "harness", "framesync")
+STATUSES = ("Fail", "Unresolved", "Flake", "Skip")
+VERDICT_STATUS = {"PASS": "Pass", "FAIL": "Fail", "UNRESOLVED": "Unresolved", "SKIP": "Skip"}
+LINE_RE = re.compile(r"^(?P<id>[A-Za-z0-9_./+-]+)(?:\s+\[(?P<profile>[A-Za-z0-9_.-]+)\])?\s*,\s*"
+                     r"(?P<status>[A-Za-z]+)\s*(?:#\s?(?P<comment>.*))?$")
+
+
+class BaselineError(Exception):
+    pass
+
+
+def key(case_id, profile):
+    return "%s [%s]" % (case_id, profile)
+
+
+def parse_baseline(path):
+    """-> (entries {key or bare id: (status, comment)}, header lines).  Raises BaselineError."""
+    entries, header, errors = {}, [], []
+    if not os.path.exists(path):
+        return entries, header
+    with open(path) as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                if not entries:
+                    header.append(raw.rstrip("\n"))
+                continue
+            m = LINE_RE.match(line)
+            if not m:
+                errors.append("%s:%d: expected `CASE-ID [PROFILE],STATUS  # comment`, got `%s`" % (path, n, line))
+                continue
+            if m.group("status") not in STATUSES:
+                errors.append("%s:%d: status `%s` is not one of %s" % (path, n, m.group("status"), ", ".join(STATUSES)))
+                continue
+            k = key(m.group("id"), m.group("profile")) if m.group("profile") else m.group("id")
+            if k in entries:
+                errors.append("%s:%d: `%s` is listed twice" % (path, n, k))
+                continue
+            entries[k] = (m.group("status"), (m.group("comment") or "").strip())
+    if errors:
+        raise BaselineError("\n".join(errors))
+    return entries, header
+
+
+def load_results(path):
+    with open(path) as f:
+        doc = json.load(f)
+    if doc.get("format") != "framesync-results-1":
+        raise BaselineError("%s: not a framesync results.json (format %r)" % (path, doc.get("format")))
+    return doc
+
+
+def statuses_of(doc):
+    """{key: {"status", "reason", "case"}} from a results document."""
+    out = {}
+    for c in doc.get("cases", []):
+        out[key(c["id"], c["profile"])] = {"status": VERDICT_STATUS.get(c["verdict"], "Unresolved"),
+                                           "reason": c.get("reason", ""), "case": c}
+    return out
+
+
+def expected_for(entries, case_id, profile):
+    k = key(case_id, profile)
+    if k in entries:
+        return entries[k]
+    return entries.get(case_id, ("Pass", ""))
+
+
+# ---- re-runs ----
+
+def rerun_failures(results, out_dir, reruns, harness_args, log=None):
+    """Re-runs every Fail/Unresolved result up to `reruns` times; a case that passes once becomes
+    Flake (with the verdicts seen).  harness_args: how to reach the same compositor (--wm ...,
+    --cases ...).  Mutates and returns results."""
+    for k in range(1, reruns + 1):
+        failing = {}
+        for r in results.values():
+            if r["status"] in ("Fail", "Unresolved"):
+                failing.setdefault(r["case"]["profile"], []).append(r["case"]["id"])
+        if not failing:
+            break
+        # one harness run per re-run: every failing id, in every profile one of them failed in
+        # (a case re-run in a profile where it passed is ignored)
+        ids = sorted({i for v in failing.values() for i in v})
+        out = os.path.join(out_dir, "rerun-%d" % k)
+        flt = "^(%s)$" % "|".join(re.escape(i) for i in ids)
+        cmd = [HARNESS] + harness_args + ["--filter", flt, "--profile", ",".join(sorted(failing)), "--out", out]
+        if log:
+            log("re-run %d/%d of %d case(s) in %s" % (k, reruns, len(ids), ",".join(sorted(failing))))
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            again = statuses_of(load_results(os.path.join(out, "results.json")))
+        except (OSError, ValueError, BaselineError):
+            continue
+        for kk, r2 in again.items():
+            r = results.get(kk)
+            if not r or r["status"] not in ("Fail", "Unresolved"):
+                continue
+            r.setdefault("reruns", []).append(r2["status"])
+            if r2["status"] == "Pass":
+                r["flake_of"] = r["status"]
+                r["status"] = "Flake"
+    return results
+
+
+# ---- comparison ----
+
+def compare(results, entries):
+    """-> dict of lists: new_failures, new_passes, new_flakes, new_skips, not_run, ok."""
+    report = {"new_failures": [], "new_passes": [], "new_flakes": [], "new_skips": [], "not_run": [],
+              "ok": []}
+    for k, r in sorted(results.items()):
+        c = r["case"]
+        want, _ = expected_for(entries, c["id"], c["profile"])
+        got = r["status"]
+        item = (k, got, want, r.get("reason", ""))
+        if want == "Flake" or got == want:
+            report["ok"].append(item)
+        elif got in ("Fail", "Unresolved"):
+            report["new_failures"].append(item)
+        elif got == "Flake":
+            report["new_flakes"].append(item)
+        elif got == "Skip":
+            report["new_skips"].append(item)
+        elif got == "Pass":
+            report["new_passes"].append(item)
+    run_ids = {r["case"]["id"] for r in results.values()}
+    for k in sorted(entries):
+        if k not in results and k.split(" [")[0] not in run_ids:
+            report["not_run"].append((k, "-", entries[k][0], ""))
+    return report
+
+
+def matches(report):
+    return not (report["new_failures"] or report["new_passes"] or report["new_flakes"] or report["new_skips"])
+
+
+def format_report(report, name=""):
+    lines = []
+    titles = [("new_failures", "new failures (fix them, or add them to the baseline)"),
+              ("new_passes", "new passes (fixed: remove them from the baseline)"),
+              ("new_flakes", "new flakes (failed, then passed on a re-run: mark them Flake)"),
+              ("new_skips", "new skips (the compositor claims less than before: add them as Skip)"),
+              ("not_run", "baseline lines for cases that were not run")]
+    for field, title in titles:
+        if report[field]:
+            lines.append("%s%s:" % (name + ": " if name else "", title))
+            for k, got, want, reason in report[field]:
+                lines.append("  %s: %s, baseline %s%s" % (k, got, want, ("  (" + reason[:160] + ")") if reason else ""))
+    lines.append("%s%s: %d results, %d as expected, %d new failures, %d new passes, %d new flakes, %d new skips"
+                 % (name + ": " if name else "", "MATCH" if matches(report) else "MISMATCH",
+                    sum(len(report[f]) for f in ("ok", "new_failures", "new_passes", "new_flakes", "new_skips")),
+                    len(report["ok"]), len(report["new_failures"]), len(report["new_passes"]),
+                    len(report["new_flakes"]), len(report["new_skips"])))
+    return "\n".join(lines)
+
+
+def write_baseline(path, results, entries, header, name=""):
+    """Writes every non-Pass result; keeps the comments of lines that stay."""
+    if not header:
+        header = ["# framesync baseline%s: the results that are not passes (runner/baseline.py documents the format)."
+                  % (" for " + name if name else ""),
+                  "# CASE-ID [PROFILE],Fail|Unresolved|Flake|Skip  # why"]
+    out = list(header)
+    for k, r in sorted(results.items()):
+        c = r["case"]
+        status = r["status"]
+        if status == "Pass":
+            old = entries.get(k) or entries.get(c["id"])
+            if not old or old[0] != "Flake":
+                continue
+            status = "Flake"
+        old = entries.get(k) or entries.get(c["id"])
+        comment = old[1] if old and old[1] else auto_comment(r)
+        out.append("%s,%s%s" % (k, status, ("  # " + comment) if comment else ""))
+    tmp = path + ".tmp"
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(tmp, "w") as f:
+        f.write("\n".join(out) + "\n")
+    os.replace(tmp, path)
+
+
+def auto_comment(r):
+    reason = " ".join((r.get("reason") or "").split())
+    if r["status"] == "Flake":
+        return "flaky: %s, then %s on a re-run (%s)" % (r.get("flake_of", "Fail"), "/".join(r.get("reruns", [])),
+                                                         reason[:120])
+    return reason[:160]
+
+
+# ---- the runner's options (runner/framesync.py calls these) ----
+
+class Gate:
+    """--baseline FILE, --update-baseline FILE, --reruns N, --matrix [matrix options], taken out of
+    the runner's command line before it parses the rest."""
+
+    def __init__(self):
+        self.baseline = None
+        self.update = None
+        self.reruns = 2
+        self.matrix = False
+        self.matrix_args = []
+
+    def finish(self, results_json, harness_args, rc):
+        """After the run: re-runs and comparison.  Returns the exit status: the run's own when no
+        baseline option was given, else 0 exactly when the results match (or were written)."""
+        if not self.baseline and not self.update:
+            return rc
+        if rc not in (0, 1):
+            return rc  # the run itself did not complete: a usage error or an interrupt
+        argv = ["--results", results_json, "--reruns", str(self.reruns)]
+        if self.baseline:
+            argv += ["--baseline", self.baseline]
+        if self.update:
+            argv += ["--update-baseline", self.update]
+        keep = []
+        i = 0
+        while i < len(harness_args):  # re-runs reach the same compositor and cases
+            a = harness_args[i]
+            name = a.split("=", 1)[0]
+            if name in ("--wm", "--ready", "--wm-timeout", "--cases", "--timeout-scale"):
+                keep += [a] if "=" in a else harness_args[i:i + 2]
+                i += 1 if "=" in a else 2
+                continue
+            i += 1
+        return main(argv, rerun_args=keep)
+
+
+def split_runner_args(argv):
+    """-> (the runner's other arguments, Gate)."""
+    g, rest, i = Gate(), [], 0
+    while i < len(argv):
+        a = argv[i]
+        name, eq, val = a.partition("=")
+        if name == "--matrix":
+            g.matrix = True
+            g.matrix_args = [x for x in argv[:i] + argv[i + 1:]]
+            return [], g
+        if name in ("--baseline", "--update-baseline", "--reruns"):
+            if not eq:
+                if i + 1 >= len(argv):
+                    sys.stderr.write("framesync: option %s needs a value; see --help\n" % name)
+                    sys.exit(2)
+                i += 1
+                val = argv[i]
+            if name == "--baseline":
+                g.baseline = val
+            elif name == "--update-baseline":
+                g.update = val
+            else:
+                try:
+                    g.reruns = int(val)
+                except ValueError:
+                    g.reruns = -1
+                if g.reruns < 0:
+                    sys.stderr.write("framesync: --reruns takes a number (0 or more), not `%s`\n" % val)
+                    sys.exit(2)
+        else:
+            rest.append(a)
+        i += 1
+    return rest, g
+
+
+RUNNER_HELP = """\
+baselines and the matrix (runner/baseline.py, runner/matrix.py):
+  --baseline FILE     exit 0 exactly when the results match FILE (baselines/NAME.txt); new
+                      failures, new passes, new flakes and new skips are listed
+  --update-baseline FILE  write FILE from the results (keeps the comments of its lines)
+  --reruns N          re-run failing cases up to N times to tell flakes (default 2)
+  --matrix            every installed compositor of compositors/ with its baseline; writes
+                      reports/matrix.md and .html (python3 -m runner.matrix --help)
+"""
+
+
+def main(argv=None, rerun_args=None):
+    ap = argparse.ArgumentParser(description="compare framesync results with an expectation baseline")
+    ap.add_argument("--results", required=True, help="results.json (the merged one in OUT/)")
+    ap.add_argument("--baseline", help="the baseline file to compare with")
+    ap.add_argument("--update-baseline", metavar="FILE", help="write FILE from the results (keeps existing comments)")
+    ap.add_argument("--reruns", type=int, default=2, help="re-run failing cases up to N times (default 2; 0: none)")
+    ap.add_argument("--wm", help="the compositor to re-run with (default: the command in results.json)")
+    ap.add_argument("--cases", help="the case folder to re-run from")
+    ap.add_argument("--timeout-scale", help="passed to the harness on re-runs")
+    args = ap.parse_args(argv)
+    if not args.baseline and not args.update_baseline:
+        ap.error("give --baseline FILE and/or --update-baseline FILE")
+    try:
+        doc = load_results(args.results)
+        entries, header = parse_baseline(args.update_baseline or args.baseline)
+        if args.baseline and args.update_baseline and args.baseline != args.update_baseline:
+            entries, _ = parse_baseline(args.baseline)
+    except (OSError, ValueError, BaselineError) as e:
+        print("baseline: %s" % e, file=sys.stderr)
+        return 2
+    results = statuses_of(doc)
+    if args.reruns > 0 and rerun_args is not None:
+        rerun_failures(results, os.path.dirname(os.path.abspath(args.results)), args.reruns, rerun_args,
+                       log=lambda m: print("baseline: " + m, file=sys.stderr))
+    elif args.reruns > 0 and any(r["status"] in ("Fail", "Unresolved") for r in results.values()):
+        harness_args = []
+        wm = args.wm
+        if not wm:
+            cmds = {c.get("command") for c in doc.get("compositors", [])}
+            cmds.discard(None)
+            if len(cmds) == 1 and "fake-wm/fake-wm" not in next(iter(cmds)):
+                wm = next(iter(cmds))
+        if wm:
+            harness_args += ["--wm", wm]
+        if args.cases:
+            harness_args += ["--cases", args.cases]
+        if args.timeout_scale:
+            harness_args += ["--timeout-scale", args.timeout_scale]
+        rerun_failures(results, os.path.dirname(os.path.abspath(args.results)), args.reruns, harness_args,
+                       log=lambda m: print("baseline: " + m, file=sys.stderr))
+    report = compare(results, entries)
+    if args.update_baseline:
+        if entries:
+            print(format_report(report))  # what changed against the old lines
+        write_baseline(args.update_baseline, results, entries, header)
+        print("baseline: wrote %s (%d lines)" % (args.update_baseline,
+                                                 sum(1 for r in results.values() if r["status"] != "Pass")))
+        return 0
+    print(format_report(report))
+    return 0 if matches(report) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

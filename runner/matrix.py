@@ -1,0 +1,312 @@
+"""framesync matrix: the suite against every installed named compositor (compositors/*.conf).
+
+    python3 -m runner.matrix [--jobs 2] [--reruns 2] [--only NAME,...] [--update-baselines]
+    ./run-tests.sh --matrix ...        make matrix
+
+For each installed compositor it runs the harness (`--wm NAME`) on the cases in cases/ plus the
+interactive-resize variants in cases-interactive/ (merged into OUT/cases), `--jobs` compositors at
+a time (each run has its own Xvfb); re-runs the failing cases (`--reruns`) to tell flakes from
+failures; compares each with baselines/NAME.txt (runner/baseline.py); and writes
+reports/matrix.md and reports/matrix.html: compositor x case [profile], ok / FAIL / skip with the
+reason, plus what each compositor claims (_NET_SUPPORTED, _NET_WM_CM_S0).
+
+Exit status: 0 when every compositor that ran matches its baseline, 1 otherwise (a missing
+baseline is a mismatch; --update-baselines writes them), 2 on a usage error.
+Standard library only.
+"""
+import argparse
+import concurrent.futures
+import html
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+if __package__ in (None, ""):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from runner import baseline as bl  # noqa: E402
+
+ROOT = bl.ROOT
+HARNESS = bl.HARNESS
+PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
+# the atoms of the protocols under test, shown as the compositor's claims
+CLAIM_ATOMS = ["_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_NET_WM_SYNC_DRAWN",
+               "_NET_WM_FRAME_DRAWN", "_NET_WM_FRAME_TIMINGS", "_NET_WM_SYNC_FENCES", "_NET_WM_MOVERESIZE"]
+CELL = {"Pass": "ok", "Fail": "FAIL", "Unresolved": "UNRESOLVED", "Skip": "skip", "Flake": "FLAKE"}
+
+
+def log(msg):
+    sys.stderr.write("matrix: %s\n" % msg)
+    sys.stderr.flush()
+
+
+def list_wms():
+    """[(name, installed, composites, ready, command)] from `framesync --list-wms`."""
+    p = subprocess.run([HARNESS, "--list-wms"], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit("matrix: framesync --list-wms failed:\n" + p.stderr)
+    out = []
+    for line in p.stdout.splitlines()[1:]:
+        parts = line.split(None, 4)
+        if len(parts) == 5:
+            out.append((parts[0], parts[1] == "yes", parts[2] == "yes", parts[3], parts[4]))
+    return out
+
+
+def merged_cases(out):
+    """OUT/cases: cases/ plus every group folder of cases-interactive/."""
+    dst = os.path.join(out, "cases")
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(os.path.join(ROOT, "cases"), dst)
+    extra = os.path.join(ROOT, "cases-interactive")
+    if os.path.isdir(extra):
+        for group in sorted(os.listdir(extra)):
+            src = os.path.join(extra, group)
+            if os.path.isdir(src):
+                shutil.copytree(src, os.path.join(dst, group), dirs_exist_ok=True)
+    return dst
+
+
+def run_one(name, args, cases):
+    out = os.path.join(args.out, name)
+    os.makedirs(out, exist_ok=True)
+    cmd = [HARNESS, "--wm", name, "--cases", cases, "--out", out]
+    if args.timeout_scale:
+        cmd += ["--timeout-scale", args.timeout_scale]
+    if args.filter:
+        cmd += ["--filter", args.filter]
+    start = time.monotonic()
+    log("%s: running" % name)
+    with open(os.path.join(out, "tap.txt"), "w") as tap:
+        p = subprocess.run(cmd, stdout=tap, stderr=subprocess.STDOUT)
+    wall = time.monotonic() - start
+    run = {"name": name, "rc": p.returncode, "wall": wall, "out": out, "results": {}, "doc": None}
+    try:
+        run["doc"] = bl.load_results(os.path.join(out, "results.json"))
+    except (OSError, ValueError, bl.BaselineError) as e:
+        run["error"] = "no results.json: %s" % e
+        return run
+    if p.returncode == 2 or not run["doc"].get("cases"):
+        run["error"] = run["doc"].get("status", "exit %d" % p.returncode)
+        return run
+    run["results"] = bl.statuses_of(run["doc"])
+    if args.reruns > 0:
+        rr = time.monotonic()
+        bl.rerun_failures(run["results"], out, args.reruns, ["--wm", name, "--cases", cases],
+                          log=lambda m: log("%s: %s" % (name, m)))
+        run["rerun_wall"] = time.monotonic() - rr
+    run["wall"] = time.monotonic() - start
+    log("%s: done in %.0f s (exit %d)" % (name, run["wall"], p.returncode))
+    return run
+
+
+def gate(run, args):
+    path = os.path.join(ROOT, "baselines", run["name"] + ".txt")
+    run["baseline_path"] = path
+    if run.get("error"):
+        run["gate"] = "did not run: " + run["error"].splitlines()[0][:200]
+        run["match"] = False
+        return
+    try:
+        entries, header = bl.parse_baseline(path)
+    except bl.BaselineError as e:
+        run["gate"] = "malformed baseline: %s" % e
+        run["match"] = False
+        return
+    if args.update_baselines:
+        bl.write_baseline(path, run["results"], entries, header, run["name"])
+        entries, _ = bl.parse_baseline(path)
+    report = bl.compare(run["results"], entries)
+    run["report"] = report
+    if not os.path.exists(path):
+        run["gate"] = "no baseline (baselines/%s.txt): run with --update-baselines" % run["name"]
+        run["match"] = False
+    else:
+        run["match"] = bl.matches(report)
+        run["gate"] = "matches baseline" if run["match"] else "MISMATCH"
+    run["gate_text"] = bl.format_report(report, run["name"])
+
+
+# ---------------------------------------------------------------- reports
+
+def claims(run):
+    """(composites, ready_ms, supported set, command, wm name) from the first compositor record."""
+    comps = (run.get("doc") or {}).get("compositors") or []
+    if not comps:
+        return None
+    c = comps[0]
+    return {"composites": c.get("composites"), "ready_ms": c.get("ready_ms"), "name": c.get("name"),
+            "supported": set(c.get("supported", [])), "command": c.get("command"),
+            "nsupported": len(c.get("supported", []))}
+
+
+def rows_of(runs):
+    keys = {}
+    for run in runs:
+        for k, r in run["results"].items():
+            c = r["case"]
+            keys[k] = (PROFILES.index(c["profile"]) if c["profile"] in PROFILES else 9, c["id"], c["profile"],
+                       c["clauses"][0] if c.get("clauses") else "")
+    return sorted(keys.items(), key=lambda kv: kv[1])
+
+
+def short(text, n=90):
+    text = " ".join((text or "").split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def write_md(path, runs, missing, wall, args):
+    ran = [r for r in runs]
+    L = ["# framesync matrix", "",
+         "Generated by `runner/matrix.py` in %.0f s wall time (%d compositor(s) %d at a time, up to %d re-runs of "
+         "failing cases). Cells: `ok`, `FAIL`, `UNRESOLVED`, `FLAKE` (failed, passed on a re-run), `skip` "
+         "(the reason is in the notes below the table)." % (wall, len(ran), args.jobs, args.reruns), ""]
+    L.append("## What each compositor claims at start-up and how it compares with its baseline")
+    L.append("")
+    L.append("| compositor | wm name | composites (_NET_WM_CM_S0) | ready ms | " + " | ".join(a.replace("_NET_WM_", "") for a in CLAIM_ATOMS) + " | wall s | baseline |")
+    L.append("|---" * (5 + len(CLAIM_ATOMS) + 1) + "|")
+    for run in ran:
+        cl = claims(run)
+        if not cl:
+            L.append("| %s | - | - | - | %s | %.0f | %s |" % (run["name"], " | ".join("-" for _ in CLAIM_ATOMS),
+                                                              run["wall"], run.get("gate", "")))
+            continue
+        L.append("| %s | %s | %s | %.0f | %s | %.0f | %s |" % (
+            run["name"], cl["name"] or "-", "yes" if cl["composites"] else "no", cl["ready_ms"] or 0,
+            " | ".join("listed" if a in cl["supported"] else "-" for a in CLAIM_ATOMS), run["wall"],
+            run.get("gate", "")))
+    if missing:
+        L += ["", "Not installed here (not run): " + ", ".join(missing) + "."]
+    L += ["", "## Results", ""]
+    names = [r["name"] for r in ran]
+    L.append("| case [profile] | clause | " + " | ".join(names) + " |")
+    L.append("|---|---|" + "---|" * len(names))
+    notes, note_ids = [], {}
+    for k, (_, cid, prof, clause) in rows_of(ran):
+        cells = []
+        for run in ran:
+            r = run["results"].get(k)
+            if not r:
+                cells.append("")
+                continue
+            cell = CELL.get(r["status"], r["status"])
+            if r["status"] == "Skip":
+                reason = short(r["reason"], 200)
+                if reason not in note_ids:
+                    note_ids[reason] = len(note_ids) + 1
+                    notes.append(reason)
+                cell = "skip[%d]" % note_ids[reason]
+            cells.append(cell)
+        L.append("| %s [%s] | %s | %s |" % (cid, prof, clause, " | ".join(cells)))
+    if notes:
+        L += ["", "Skip reasons:", ""]
+        L += ["%d. %s" % (i + 1, n) for i, n in enumerate(notes)]
+    L += ["", "## Failures, with the diagnostic's reason", ""]
+    for run in ran:
+        bad = [(k, r) for k, r in sorted(run["results"].items()) if r["status"] in ("Fail", "Unresolved", "Flake")]
+        if run.get("error"):
+            L += ["### %s" % run["name"], "", "did not run: `%s`" % short(run["error"], 400), ""]
+            continue
+        if not bad:
+            continue
+        L += ["### %s (%d)" % (run["name"], len(bad)), ""]
+        for k, r in bad:
+            L.append("- `%s` %s: %s" % (k, r["status"], short(r["reason"], 220)))
+        L.append("")
+    L += ["## Baseline comparison", "", "```"]
+    for run in ran:
+        L.append(run.get("gate_text") or "%s: %s" % (run["name"], run.get("gate", "")))
+    L += ["```", ""]
+    with open(path, "w") as f:
+        f.write("\n".join(L))
+
+
+def write_html(path, runs, missing, wall, args):
+    esc = html.escape
+    names = [r["name"] for r in runs]
+    H = ["<!doctype html><meta charset=utf-8><title>framesync matrix</title>",
+         "<style>body{font:13px sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+         "padding:2px 6px}td.ok{background:#dfd}td.FAIL,td.UNRESOLVED{background:#fbb}td.FLAKE{background:#fe9}"
+         "td.skip{background:#eee;color:#666}th{background:#f4f4f4;position:sticky;top:0}</style>",
+         "<h1>framesync matrix</h1><p>%.0f s wall time, %d compositor(s), %d at a time, up to %d re-runs. "
+         "Hover a cell for the reason.</p>" % (wall, len(runs), args.jobs, args.reruns)]
+    H.append("<h2>Claims and baselines</h2><table><tr><th>compositor<th>wm name<th>composites<th>ready ms"
+             + "".join("<th>%s" % esc(a) for a in CLAIM_ATOMS) + "<th>wall s<th>baseline</tr>")
+    for run in runs:
+        cl = claims(run) or {"name": "-", "composites": None, "ready_ms": 0, "supported": set()}
+        H.append("<tr><td>%s<td>%s<td>%s<td>%.0f%s<td>%.0f<td>%s</tr>" % (
+            esc(run["name"]), esc(cl["name"] or "-"), "yes" if cl["composites"] else "no", cl["ready_ms"] or 0,
+            "".join("<td>%s" % ("listed" if a in cl["supported"] else "-") for a in CLAIM_ATOMS), run["wall"],
+            esc(run.get("gate", ""))))
+    H.append("</table>")
+    if missing:
+        H.append("<p>Not installed (not run): %s</p>" % esc(", ".join(missing)))
+    H.append("<h2>Results</h2><table><tr><th>case [profile]<th>clause" + "".join("<th>%s" % esc(n) for n in names) + "</tr>")
+    for k, (_, cid, prof, clause) in rows_of(runs):
+        H.append("<tr><td>%s [%s]<td>%s" % (esc(cid), esc(prof), esc(clause)))
+        for run in runs:
+            r = run["results"].get(k)
+            if not r:
+                H.append("<td>")
+                continue
+            cls = CELL.get(r["status"], r["status"])
+            log_path = os.path.relpath(r["case"].get("log", ""), os.path.dirname(path)) if r["case"].get("log") else ""
+            H.append('<td class="%s" title="%s">%s%s%s' % (
+                cls, esc(r["reason"] or ""), '<a href="%s">' % esc(log_path) if log_path and cls != "ok" else "",
+                esc(cls if cls != "skip" else "skip: " + short(r["reason"], 60)), "</a>" if log_path and cls != "ok" else ""))
+        H.append("</tr>")
+    H.append("</table><h2>Baseline comparison</h2><pre>%s</pre>" % esc(
+        "\n".join(run.get("gate_text") or "%s: %s" % (run["name"], run.get("gate", "")) for run in runs)))
+    with open(path, "w") as f:
+        f.write("\n".join(H))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="the suite against every installed named compositor")
+    ap.add_argument("--jobs", type=int, default=2, help="compositors run at a time (default 2)")
+    ap.add_argument("--reruns", type=int, default=2, help="re-run failing cases up to N times (default 2)")
+    ap.add_argument("--only", help="comma-separated compositor names (default: every installed one)")
+    ap.add_argument("--out", default="/tmp/framesync-matrix", help="where each run's output goes")
+    ap.add_argument("--report-dir", default=os.path.join(ROOT, "reports"), help="where matrix.md/.html go")
+    ap.add_argument("--timeout-scale", help="passed to the harness")
+    ap.add_argument("--filter", help="passed to the harness (a partial matrix; baseline lines of cases not run are not mismatches)")
+    ap.add_argument("--update-baselines", action="store_true", help="write baselines/NAME.txt from the results")
+    args = ap.parse_args(argv)
+    wms = list_wms()
+    known = {w[0] for w in wms}
+    only = [n for n in args.only.split(",") if n] if args.only else None
+    if only:
+        unknown = [n for n in only if n not in known]
+        if unknown:
+            log("unknown compositor(s): %s (known: %s)" % (", ".join(unknown), ", ".join(sorted(known))))
+            return 2
+    chosen = [w for w in wms if (not only or w[0] in only)]
+    missing = [w[0] for w in chosen if not w[1]]
+    todo = [w[0] for w in chosen if w[1]]
+    if not todo:
+        log("no named compositor is installed (see compositors/README.md)")
+        return 1
+    os.makedirs(args.out, exist_ok=True)
+    cases = merged_cases(args.out)
+    start = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        runs = list(pool.map(lambda n: run_one(n, args, cases), todo))
+    wall = time.monotonic() - start
+    for run in runs:
+        gate(run, args)
+    os.makedirs(args.report_dir, exist_ok=True)
+    md, page = os.path.join(args.report_dir, "matrix.md"), os.path.join(args.report_dir, "matrix.html")
+    write_md(md, runs, missing, wall, args)
+    write_html(page, runs, missing, wall, args)
+    for run in runs:
+        print(run.get("gate_text") or "%s: %s" % (run["name"], run.get("gate")))
+    ok = all(run.get("match") for run in runs)
+    print("matrix: %d compositor(s) in %.0f s, %s; %s, %s" % (len(runs), wall,
+          "all match their baselines" if ok else "NOT all match their baselines", md, page))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
