@@ -683,9 +683,17 @@ class Runner:
 
 
 def main(argv):
+    sys.path.insert(0, ROOT)
+    from runner import baseline  # --baseline, --update-baseline, --reruns, --matrix
+    argv, gate = baseline.split_runner_args(argv)
+    if gate.matrix:
+        from runner import matrix
+        return matrix.main(gate.matrix_args)
     opts = parse_args(argv)
     if opts.help:
-        return show_help()
+        rc = show_help()
+        sys.stdout.write(baseline.RUNNER_HELP)
+        return rc
     if opts.delegate:
         args = [HARNESS] + opts.passthrough + [opts.delegate]
         try:
@@ -697,7 +705,8 @@ def main(argv):
     jobs = max(1, min(jobs, len(expected)))
     out = os.path.abspath(opts.out or os.path.join(ROOT, "reports", "latest"))
     clear_out(out)
-    return Runner(opts, expected, jobs, out).run()
+    rc = Runner(opts, expected, jobs, out).run()
+    return gate.finish(os.path.join(out, "results.json"), opts.passthrough, rc)
 
 
 if __name__ == "__main__":
