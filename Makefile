@@ -1,6 +1,8 @@
 # framesync: build everything that speaks X (C11), run unit tests and the self-test.
 #   make            build harness, fake client, fake-wm
 #   make check      unit tests (cmocka) + self-test against fake-wm (every profile, every fault)
+#   make matrix     the suite against every installed real compositor (compositors/), gated by
+#                   baselines/; writes reports/matrix.md and .html (slow; not part of check)
 #   make clean
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -55,8 +57,11 @@ check:
 	$(MAKE) all
 	$(MAKE) unit selftest pytest-unit
 
+matrix: all
+	python3 -m runner.matrix $(MATRIX_FLAGS)
+
 clean:
 	rm -f $(BINS) $(UNIT_BIN) harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o
 
-.PHONY: all unit selftest pytest-unit check clean
+.PHONY: all unit selftest pytest-unit check clean matrix
 .SECONDARY:
