@@ -478,9 +478,12 @@ class Runner:
 
     def reap(self, w):
         w.rc = w.proc.wait()
-        if self.interrupted:
-            return
+        if self.interrupted or self.error:
+            if not self.error or w is self.error[0]:
+                self.show_stderr(w, dedupe=True)
+            return  # the runner stopped it: what it says about that is noise
         if w.rc == 0 or w.rc == 1:
+            self.show_stderr(w, dedupe=True)
             if w.plan is not None and w.results < w.plan:
                 self.fail_worker(w, "worker %d stopped after %d of its %d cases" % (w.k, w.results, w.plan))
             return
@@ -490,6 +493,7 @@ class Runner:
             why = "worker %d was killed by signal %d (%s)" % (w.k, -w.rc, signal.strsignal(-w.rc))
         else:
             why = w.bail or "worker %d ended with exit status %d" % (w.k, w.rc)
+        self.show_stderr(w, dedupe=False)
         self.fail_worker(w, why)
 
     def fail_worker(self, w, why):
@@ -499,16 +503,17 @@ class Runner:
         self.forward(signal.SIGTERM)  # the others stop too; their Bail out! is not shown
 
     def on_stderr(self, w, line):
-        """What a worker says on stderr, shown once however many workers say it."""
+        """What a worker says on stderr is shown when it ends: all of it for the worker whose
+        error ends the run (once: the others would say the same), else each distinct line once."""
         w.stderr.append(line)
-        if self.error and w is not self.error[0]:
-            return  # stopped by the runner: what it says about that is noise
-        if line in self.seen_stderr:
-            return
-        self.seen_stderr.add(line)
-        self.clear_status()
-        sys.stderr.write(line + "\n")
-        sys.stderr.flush()
+
+    def show_stderr(self, w, dedupe):
+        lines = [l for l in w.stderr if not (dedupe and l in self.seen_stderr)]
+        self.seen_stderr.update(w.stderr)
+        if lines:
+            self.clear_status()
+            sys.stderr.write("".join(l + "\n" for l in lines))
+            sys.stderr.flush()
 
     # ---- the loop
     def on_signal(self, sig, frame):
@@ -581,7 +586,7 @@ class Runner:
     # ---- the end
     def merged(self, status):
         """The merged results.json document (what the workers have written so far)."""
-        cases, compositors, seen = {}, [], set()
+        cases, compositors, seen = {}, [], {}
         worker_docs = []
         for w in self.workers:
             try:
@@ -597,12 +602,19 @@ class Runner:
                 cases[i * self.jobs + w.k] = c
         comps = [(PROFILES.index(c.get("profile")) if c.get("profile") in PROFILES else 99, w.k, i, c)
                  for w, doc in worker_docs for i, c in enumerate(doc.get("compositors", []))]
+        # one entry per compositor (profile and command): the workers may have caught it at
+        # slightly different moments of its start (not yet owning _NET_WM_CM_S0, say)
         for *_, c in sorted(comps, key=lambda t: t[:3]):
-            key = (c.get("profile"), c.get("command"), c.get("name"), c.get("composites"),
-                   tuple(c.get("supported", [])))
+            key = (c.get("profile"), c.get("command"))
             if key not in seen:
-                seen.add(key)
-                compositors.append(c)
+                seen[key] = dict(c, supported=list(c.get("supported", [])))
+                compositors.append(seen[key])
+                continue
+            first = seen[key]
+            first["composites"] = bool(first.get("composites") or c.get("composites"))
+            if not first.get("name"):
+                first["name"] = c.get("name", "")
+            first["supported"] += [a for a in c.get("supported", []) if a not in first["supported"]]
         return {"format": "framesync-results-1", "started": self.started, "status": status,
                 "wall_ms": (time.monotonic() - self.start) * 1000.0, "compositors": compositors,
                 "cases": [cases[i] for i in sorted(cases)]}
