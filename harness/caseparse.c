@@ -314,6 +314,9 @@ static bool parse_step(struct parser *p, char *line)
             ok = fail(p, "expected a command for client `%s`", tok[0]);
         else
             s->command = join(tok + 1, n - 1);
+        for (int i = 1; ok && i < n; i++) /* NAME.FIELD words are replaced by the value at run time */
+            if (strchr(tok[i], '.'))
+                ok = check_term(p, tok[i]);
     } else {
         ok = fail(p, "expected a step (client, wait, none, expect, require, or a declared client's "
                      "name and a command), found `%s`", tok[0]);

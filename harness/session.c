@@ -197,9 +197,43 @@ static bool is_answer_to(void *ctx, const struct record *r)
     return cmd && !strcmp(cmd, (const char *)ctx);
 }
 
-const struct record *session_command(struct session *s, struct client *c, const char *line,
+/* `A set-counter 2 req.value`: a word NAME.FIELD of a bound record becomes the field's value. */
+static int substitute(struct session *s, const char *line, char *out, size_t outlen, char *err, size_t len)
+{
+    char copy[2048];
+    snprintf(copy, sizeof copy, "%s", line);
+    size_t o = 0;
+    out[0] = 0;
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        const char *value = w;
+        char num[32];
+        const char *dot = strchr(w, '.');
+        if (dot) {
+            const struct record *r = session_lookup(s, w, (size_t)(dot - w));
+            if (!r) {
+                snprintf(err, len, "`%.*s` names no record (its wait did not run)", (int)(dot - w), w);
+                return -1;
+            }
+            if (!strcmp(dot + 1, "t") || !strcmp(dot + 1, "seq")) {
+                snprintf(num, sizeof num, "%lld", dot[1] == 't' ? (long long)(r->t_us - s->tl.start_us) : (long long)r->seq);
+                value = num;
+            } else if (!(value = record_get(r, dot + 1))) {
+                snprintf(err, len, "the %s record has no field `%s`", r->kind, dot + 1);
+                return -1;
+            }
+        }
+        o += (size_t)snprintf(out + o, o < outlen ? outlen - o : 0, "%s%s", o ? " " : "", value);
+    }
+    return o < outlen ? 0 : -1;
+}
+
+const struct record *session_command(struct session *s, struct client *c, const char *command,
                                      int timeout_ms, char *err, size_t len)
 {
+    char line[2048];
+    if (substitute(s, command, line, sizeof line, err, len) < 0)
+        return NULL;
     char word[48];
     snprintf(word, sizeof word, "%.*s", (int)strcspn(line, " "), line);
     size_t l = strlen(line);
