@@ -484,7 +484,9 @@ class Runner:
             return  # the runner stopped it: what it says about that is noise
         if w.rc == 0 or w.rc == 1:
             self.show_stderr(w, dedupe=True)
-            if w.plan is not None and w.results < w.plan:
+            if w.plan is None:
+                self.fail_worker(w, "worker %d ended (exit status %d) without a TAP plan" % (w.k, w.rc))
+            elif w.results < w.plan:
                 self.fail_worker(w, "worker %d stopped after %d of its %d cases" % (w.k, w.results, w.plan))
             return
         if w.rc == EXIT_USAGE:
@@ -670,6 +672,9 @@ class Runner:
                               % (unemitted, "" if unemitted == 1 else "s"))
                 self.emit("Bail out! %s\n" % ("interrupted" if self.interrupted else
                                               re.sub(r"[\n#]", " ", self.error[1])))
+        elif self.interrupted or self.error:  # stopped before every worker had its plan
+            self.emit("TAP version 13\nBail out! %s\n" % ("interrupted" if self.interrupted else
+                                                          re.sub(r"[\n#]", " ", self.error[1])))
         self.tap.close()
         self.make_reports()
         if self.interrupted:
