@@ -89,6 +89,7 @@ static void describe_failure(struct compositor *c, const char *what, char *err, 
  * MapRequests, and openbox drops the MapRequests that arrive while it starts up.  Map a probe
  * window and wait until the WM has mapped it, asking again every PROBE_RETRY_MS, then destroy it. */
 #define PROBE_RETRY_MS 200
+#define READY_RECHECK_MS 250
 static int probe_manages(struct compositor *c, struct xserver *x, int64_t deadline, char *err, size_t errlen)
 {
     xcb_window_t w = xcb_generate_id(x->conn);
@@ -184,10 +185,13 @@ int compositor_start(struct compositor *c, struct xserver *x, const char *comman
             describe_failure(c, what, err, errlen);
             return -1;
         }
-        xu_drain_events(x->conn);
+        /* Events that arrived during is_ready()'s round trips are in xcb's queue, not in the
+         * socket, so poll() would not see them: re-check at once when there were any.  The
+         * periodic re-check covers a WM whose readiness sends this connection no event. */
+        if (xu_drain_events(x->conn) > 0)
+            continue;
         struct pollfd pfd[2] = {{.fd = xfd, .events = POLLIN}, {.fd = proc_signal_fd(), .events = POLLIN}};
-        poll(pfd, 2, (int)left + 1);
-        xu_drain_events(x->conn);
+        poll(pfd, 2, left + 1 < READY_RECHECK_MS ? (int)left + 1 : READY_RECHECK_MS);
     }
     if ((ready & READY_WM) && probe_manages(c, x, deadline, err, errlen) < 0)
         return -1;

@@ -117,9 +117,13 @@ void xu_watch_selection(xcb_connection_t *c, xcb_window_t root, const char *sele
     xcb_flush(c);
 }
 
-void xu_drain_events(xcb_connection_t *c)
+int xu_drain_events(xcb_connection_t *c)
 {
     xcb_generic_event_t *e;
-    while ((e = xcb_poll_for_event(c)))
+    int n = 0;
+    while ((e = xcb_poll_for_event(c))) {
         free(e);
+        n++;
+    }
+    return n;
 }

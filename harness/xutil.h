@@ -14,7 +14,7 @@ int xu_get_utf8_prop(xcb_connection_t *c, xcb_window_t w, xcb_atom_t prop, char 
 xcb_window_t xu_selection_owner(xcb_connection_t *c, const char *selection);
 /* XFixes SelectionNotify for owner changes of the selection, so waits are event-driven. */
 void xu_watch_selection(xcb_connection_t *c, xcb_window_t root, const char *selection);
-/* Discards queued events (the harness only uses them as wake-ups). */
-void xu_drain_events(xcb_connection_t *c);
+/* Discards queued events (the harness only uses them as wake-ups); returns how many. */
+int xu_drain_events(xcb_connection_t *c);
 
 #endif
