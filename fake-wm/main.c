@@ -216,6 +216,29 @@ static void drain(void)
     }
 }
 
+/* events already read into xcb's queues; returns how many were handled */
+static int drain_queued(void)
+{
+    int n = 0;
+    xcb_generic_event_t *ev;
+    while ((ev = xcb_poll_for_queued_event(X.c))) {
+        dispatch_c(ev);
+        free(ev);
+        n++;
+    }
+    if (X.pc) {
+        while ((ev = xcb_poll_for_queued_event(X.pc))) {
+            if (ev->response_type == 0)
+                log_x_error("compositor", (xcb_generic_error_t *)ev);
+            else
+                comp_handle_event(ev);
+            free(ev);
+            n++;
+        }
+    }
+    return n;
+}
+
 static int64_t min64(int64_t a, int64_t b)
 {
     if (a < 0)
@@ -287,6 +310,14 @@ int main(int argc, char **argv)
     logmsg("ready: WM_S0%s owned", opt.composite ? " and _NET_WM_CM_S0" : "");
 
     for (;;) {
+        /* the signalfd is non-blocking: checked on every turn, so a flood of events cannot delay
+         * the exit */
+        struct signalfd_siginfo si;
+        if (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+            logmsg("got signal %u, exiting", si.ssi_signo);
+            x_flush();
+            return 0;
+        }
         drain();
         if (!connection_ok()) {
             logmsg("X connection closed, exiting");
@@ -302,6 +333,13 @@ int main(int argc, char **argv)
             logmsg("X connection closed, exiting");
             return 0;
         }
+
+        /* whatever the handlers queued (drawn messages after a paint stamp, replies to events)
+         * goes out before we sleep; xcb may read events into its queue while it writes (and
+         * while it waits for replies), and poll() would not see those: handle them first */
+        x_flush();
+        if (drain_queued())
+            continue;
 
         int64_t deadline = wm_next_deadline();
         if (opt.composite)
@@ -324,14 +362,6 @@ int main(int argc, char **argv)
             uint64_t exp;
             if (read(tfd, &exp, sizeof exp) < 0) {
                 /* spurious wake-up: nothing to do */
-            }
-        }
-        if (pfd[2].revents & POLLIN) {
-            struct signalfd_siginfo si;
-            if (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
-                logmsg("got signal %u, exiting", si.ssi_signo);
-                x_flush();
-                return 0;
             }
         }
         if ((pfd[0].revents & (POLLHUP | POLLERR)) || (X.pc && (pfd[3].revents & (POLLHUP | POLLERR)))) {

@@ -203,13 +203,16 @@ static int64_t next_value(struct win *w)
         inc = 240;
     if (FAULT(SMALL_INCREMENT))
         inc = 2;
-    int64_t v = round_up_even(w->seen_for_request + inc);
+    /* saturate near the top of the signed 64-bit range (the draft says nothing about it) */
+    int64_t base = w->seen_for_request;
+    int64_t v = base > INT64_MAX - inc - 1 ? INT64_MAX - 1 : round_up_even(base + inc);
     /* after a timeout the client has not reached the last value: never ask for it again (a late
      * answer to the old request must not look like an answer to the new one) */
-    if (w->have_requested && v <= w->last_requested && !FAULT(SMALL_INCREMENT))
+    if (w->have_requested && v <= w->last_requested && !FAULT(SMALL_INCREMENT) &&
+        w->last_requested < INT64_MAX - 2)
         v = round_up_even(w->last_requested + 2);
     if (FAULT(ODD_VALUE))
-        v += 1;
+        v = v < INT64_MAX ? v + 1 : v - 2;
     return v;
 }
 
