@@ -1,5 +1,6 @@
 #include "compositor.h"
 #include "clock.h"
+#include "grabwatch.h"
 #include "xutil.h"
 
 #include <errno.h>
@@ -162,6 +163,7 @@ int compositor_start(struct compositor *c, struct xserver *x, const char *comman
         snprintf(err, errlen, "cannot run /bin/sh for the compositor: %s", strerror(errno));
         return -1;
     }
+    grabwatch_target(c->proc->pid); /* a server grab, even while it starts, is bounded */
     c->starts++;
     int64_t deadline = c->start_us + (int64_t)deadline_ms * 1000;
     int xfd = xcb_get_file_descriptor(x->conn);
@@ -214,6 +216,7 @@ off_t compositor_log_offset(const struct compositor *c)
 void compositor_stop(struct compositor *c)
 {
     if (c->proc) {
+        grabwatch_target(0);
         proc_stop(c->proc, 2000);
         c->proc = NULL;
     }

@@ -4,6 +4,7 @@
 #include "caseparse.h"
 #include "clock.h"
 #include "compositor.h"
+#include "grabwatch.h"
 #include "compositor-profile.h"
 #include "oracles.h"
 #include "proc.h"
@@ -41,6 +42,7 @@ struct options {
     bool coverage;
     double timeout_scale;
     int wm_timeout_ms;
+    int case_timeout_ms;         /* the per-case watchdog; 0: 120000 x timeout_scale */
     int shard, nshards;          /* run only items k with k % nshards == shard */
     struct compositor_profile wm_profile; /* --wm NAME: compositors/NAME.conf */
     int wm_named;                /* 1 when --wm named one */
@@ -67,6 +69,8 @@ static void usage(FILE *f)
           "  --out DIR           where results.tap and logs/ go (default reports/latest)\n"
           "  --cases DIR         where the case files are (default cases/)\n"
           "  --timeout-scale F   multiply every deadline of the cases by F (slow machines)\n"
+          "  --case-timeout MS   the watchdog: no case runs longer; one that would is\n"
+          "                      UNRESOLVED and the run goes on (default 120000 x F)\n"
           "  --shard K/N         run only the K-th of N interleaved parts of the selection\n"
           "                      (0 <= K < N; the runner's parallel workers use it)\n"
           "  --help\n"
@@ -100,7 +104,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"out", required_argument, 0, 'o'},       {"cases", required_argument, 0, 'c'},
         {"timeout-scale", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},
         {"shard", required_argument, 0, 'S'},     {"coverage", no_argument, 0, 'C'},
-        {"list-wms", no_argument, 0, 'W'},        {0, 0, 0, 0}};
+        {"list-wms", no_argument, 0, 'W'},        {"case-timeout", required_argument, 0, 'K'},
+        {0, 0, 0, 0}};
     opterr = 0;
     int ch;
     char *end;
@@ -120,6 +125,13 @@ static int parse_options(int argc, char **argv, struct options *o)
             o->wm_timeout_ms = (int)strtol(optarg, &end, 10);
             if (*end || o->wm_timeout_ms <= 0) {
                 fprintf(stderr, "framesync: --wm-timeout takes milliseconds, not `%s`\n", optarg);
+                return -1;
+            }
+            break;
+        case 'K':
+            o->case_timeout_ms = (int)strtol(optarg, &end, 10);
+            if (*end || o->case_timeout_ms <= 0) {
+                fprintf(stderr, "framesync: --case-timeout takes milliseconds, not `%s`\n", optarg);
                 return -1;
             }
             break;
@@ -357,11 +369,14 @@ static bool ensure_compositor(struct runner *r, enum profile p, char *why, size_
 {
     char cmd[2048];
     wm_command_for(r, p, cmd, sizeof cmd);
-    if (r->wm_running && !strcmp(r->wm.command, cmd) && compositor_alive(&r->wm))
+    bool stopped = r->wm_running && proc_is_stopped(r->wm.proc);
+    if (r->wm_running && !strcmp(r->wm.command, cmd) && compositor_alive(&r->wm) && !stopped)
         return true;
     if (r->wm_running) {
         if (!compositor_alive(&r->wm))
             tap_comment(&r->tap, "restarting the compositor (it had ended)");
+        else if (stopped)
+            tap_comment(&r->tap, "restarting the compositor (it was stopped: a hung process)");
         compositor_stop(&r->wm);
         r->wm_running = false;
     }
@@ -396,6 +411,7 @@ static void cleanup(struct runner *r)
     r->noracles = 0;
     if (r->wm_running)
         compositor_stop(&r->wm);
+    grabwatch_stop();
     xserver_stop(&r->x);
     proc_kill_all();
     if (r->tmp_dir[0])
@@ -450,6 +466,13 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
         fprintf(stderr, "framesync: %s\n", err);
         return EXIT_USAGE;
     }
+    /* a compositor's server grab of 3 s (scaled) ends with the compositor: see grabwatch.h */
+    if (grabwatch_start(r->x.display_name, (int)(3000 * o->timeout_scale), err, sizeof err) < 0) {
+        tap_bail_out(&r->tap, err);
+        results_finish(r->results, err);
+        fprintf(stderr, "framesync: %s\n", err);
+        return EXIT_USAGE;
+    }
     bool first = true;
     for (int p = 1; p <= PROFILE_DEFACTO; p <<= 1) {
         if (!(o->profiles & (unsigned)p))
@@ -486,7 +509,9 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
                 log_from = compositor_log_offset(&r->wm);
                 struct run_env env = {.x = &r->x, .wm = &r->wm, .client_binary = r->client_binary,
                                       .timeout_scale = o->timeout_scale, .oracles = r->oracles,
-                                      .noracles = r->noracles};
+                                      .noracles = r->noracles,
+                                      .case_timeout_ms = o->case_timeout_ms ? o->case_timeout_ms
+                                                         : (int)(120000 * o->timeout_scale)};
                 run_case(tc, &env, &s, &res);
             }
             first = false;

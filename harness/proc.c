@@ -284,3 +284,20 @@ const char *proc_describe_exit(const struct proc *p, char *buf, size_t len)
         snprintf(buf, len, "ended with wait status 0x%x", p->status);
     return buf;
 }
+
+bool proc_is_stopped(const struct proc *p)
+{
+    if (!p || p->exited)
+        return false;
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", p->pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *rp = strrchr(buf, ')');
+    char state = 0;
+    return rp && sscanf(rp + 1, " %c", &state) == 1 && (state == 'T' || state == 't');
+}

@@ -48,6 +48,9 @@ void proc_stop(struct proc *p, int grace_ms);
 /* Kills every process group still registered and every remaining child. For exit paths. */
 void proc_kill_all(void);
 
+/* Alive but stopped (SIGSTOP/SIGTSTP: state T in /proc): a hung process that will never go on. */
+bool proc_is_stopped(const struct proc *p);
+
 /* "exited with status 3", "killed by signal 11 (Segmentation fault)" */
 const char *proc_describe_exit(const struct proc *p, char *buf, size_t len);
 

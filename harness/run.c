@@ -1,6 +1,7 @@
 #include "run.h"
 #include "clock.h"
 #include "expr.h"
+#include "grabwatch.h"
 #include "xutil.h"
 
 #include <stdarg.h>
@@ -9,6 +10,9 @@
 
 /* How long a fake client may take to answer a command: it only talks to the X server. */
 #define CLIENT_COMMAND_MS 5000
+/* A stall of the X server this long (times --timeout-scale) in a case that did not pass is
+ * reported as the compositor's server grab (see grabwatch.h). */
+#define GRAB_REPORT_MS 1000
 
 const char *verdict_name(enum verdict v)
 {
@@ -22,6 +26,7 @@ struct ctx {
     struct session *s;
     struct result *res;
     struct expr_env xenv;
+    int64_t case_deadline_us;   /* the watchdog (--case-timeout); INT64_MAX: none */
 };
 
 static const struct record *lookup(void *p, const char *name, size_t len)
@@ -49,6 +54,27 @@ static void decide(struct ctx *c, enum verdict v, const struct step *st, const c
 static int scaled(const struct ctx *c, int ms)
 {
     return (int)(ms * c->env->timeout_scale + 0.5);
+}
+
+/* The watchdog: a step's deadline never goes past the case's. */
+static int64_t bounded(const struct ctx *c, int64_t deadline_us)
+{
+    return deadline_us < c->case_deadline_us ? deadline_us : c->case_deadline_us;
+}
+
+static int bounded_ms(const struct ctx *c, int ms)
+{
+    int64_t left = (c->case_deadline_us - clock_now_us()) / 1000;
+    return left < ms ? (int)(left > 0 ? left : 0) : ms;
+}
+
+static bool watchdog_fired(struct ctx *c, const struct step *st)
+{
+    if (clock_now_us() < c->case_deadline_us)
+        return false;
+    decide(c, VERDICT_UNRESOLVED, st, "the case did not finish within --case-timeout %d ms (the watchdog stopped "
+           "it during `%s`)", c->env->case_timeout_ms, st->text);
+    return true;
 }
 
 /* The compositor crashing or exiting during a case is the compositor's failure. */
@@ -93,7 +119,8 @@ static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
 {
     void *pair[2] = {c, (void *)st};
     int ms = scaled(c, st->ms);
-    int64_t begin = clock_now_us(), deadline = begin + (int64_t)ms * 1000;
+    int64_t begin = clock_now_us(), own_deadline = begin + (int64_t)ms * 1000;
+    int64_t deadline = bounded(c, own_deadline);
     char wanted[512];
     describe_wanted(st, wanted, sizeof wanted);
     c->res->checks_run++;
@@ -119,12 +146,15 @@ static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
             decide(c, VERDICT_UNRESOLVED, st, "interrupted");
             return false;
         }
+        if (clock_now_us() >= deadline && deadline < own_deadline && watchdog_fired(c, st))
+            return false;
         if (clock_now_us() >= deadline) {
             if (want_none)
                 return true;
             snprintf(c->res->expected, sizeof c->res->expected, "%s within %d ms", wanted, ms);
-            snprintf(c->res->observed, sizeof c->res->observed, "none in %.1f ms",
-                     (double)(clock_now_us() - begin) / 1000.0);
+            snprintf(c->res->observed, sizeof c->res->observed, "none in %.1f ms%s",
+                     (double)(clock_now_us() - begin) / 1000.0,
+                     proc_is_stopped(c->env->wm->proc) ? " (the compositor process is stopped: it runs no more)" : "");
             decide(c, VERDICT_FAIL, st, "no %s within %d ms", wanted, ms);
             return false;
         }
@@ -185,13 +215,15 @@ static bool step_command(struct ctx *c, const struct step *st)
 {
     struct client *cl = session_client(c->s, st->source);
     char err[1024];
-    const struct record *r = session_command(c->s, cl, st->command, CLIENT_COMMAND_MS, err, sizeof err);
+    const struct record *r = session_command(c->s, cl, st->command, bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err);
     if (r && !strcmp(r->kind, "done")) {
         if (st->as)
             session_bind(c->s, st->as, r);
         return true;
     }
     if (compositor_gone(c, st))
+        return false;
+    if (!r && watchdog_fired(c, st))
         return false;
     if (r)
         decide(c, VERDICT_UNRESOLVED, st, "fake client %s could not `%s`: %s", st->source, st->command,
@@ -203,12 +235,16 @@ static bool step_command(struct ctx *c, const struct step *st)
 
 static bool run_step(struct ctx *c, const struct step *st)
 {
+    if (watchdog_fired(c, st))
+        return false;
     session_note(c->s, "step line=%d msg=%s", st->line, st->text);
     char err[1024];
     switch (st->kind) {
     case STEP_CLIENT:
-        if (session_add_client(c->s, st->source, CLIENT_COMMAND_MS, err, sizeof err) == 0)
+        if (session_add_client(c->s, st->source, bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err) == 0)
             return true;
+        if (watchdog_fired(c, st))
+            return false;
         decide(c, VERDICT_UNRESOLVED, st, "%s", err);
         return false;
     case STEP_COMMAND: return step_command(c, st);
@@ -220,9 +256,36 @@ static bool run_step(struct ctx *c, const struct step *st)
     return false;
 }
 
+/* A case that did not pass while the X server answered nobody but the compositor (a server
+ * grab, seen by the grab watch): the grab is the compositor's failure, whatever step noticed it. */
+static void check_grab(struct ctx *c)
+{
+    int min_ms = scaled(c, GRAB_REPORT_MS);
+    if (grabwatch_stall_ms() >= min_ms)
+        grabwatch_end_stall(2000); /* still grabbed: stop the compositor, the next case needs the server */
+    struct grab_report g;
+    if (!grabwatch_take(min_ms, &g))
+        return;
+    if (c->res->verdict == VERDICT_PASS && !g.killed)
+        return; /* a long grab that broke nothing */
+    if (c->res->verdict == VERDICT_SKIP)
+        return;
+    char before[sizeof c->res->reason];
+    snprintf(before, sizeof before, "%s", c->res->reason);
+    c->res->verdict = VERDICT_FAIL;
+    snprintf(c->res->reason, sizeof c->res->reason,
+             "the compositor grabbed the server for %s%.0f ms (from %+.1f ms the X server answered no other "
+             "client%s)", g.ongoing ? "at least " : "", (double)(g.end_us - g.start_us) / 1000.0,
+             (double)(g.start_us - c->s->tl.start_us) / 1000.0,
+             g.killed ? "; the harness stopped the compositor to end it" : "");
+    snprintf(c->res->observed, sizeof c->res->observed, "server grab of %.0f ms%s%s", (double)(g.end_us - g.start_us) / 1000.0,
+             before[0] ? "; then: " : "", before);
+}
+
 void run_case(const struct testcase *tc, const struct run_env *env, struct session *s, struct result *res)
 {
     struct ctx c = {.tc = tc, .env = env, .s = s, .res = res};
+    c.case_deadline_us = env->case_timeout_ms > 0 ? s->tl.start_us + (int64_t)env->case_timeout_ms * 1000 : INT64_MAX;
     c.xenv = (struct expr_env){.lookup = lookup, .atom = atom, .ctx = &c, .t0_us = s->tl.start_us};
     res->start_us = s->tl.start_us;
     res->verdict = VERDICT_PASS;
@@ -236,5 +299,6 @@ void run_case(const struct testcase *tc, const struct run_env *env, struct sessi
         ok = false;
     if (ok && res->checks_run != tc->checks)
         decide(&c, VERDICT_UNRESOLVED, NULL, "ran %d of the %d declared checks", res->checks_run, tc->checks);
+    check_grab(&c);
     res->end_us = clock_now_us();
 }

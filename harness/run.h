@@ -19,6 +19,7 @@ struct run_env {
     double timeout_scale;     /* multiplies every `within` / `for` of the cases */
     struct oracle **oracles;  /* attached to every case's session */
     int noracles;
+    int case_timeout_ms;      /* the watchdog: no case runs longer (0: no bound) */
 };
 
 struct result {
