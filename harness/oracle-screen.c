@@ -68,6 +68,7 @@ struct win {
     uint32_t rgb;
     const char *force;          /* emit the current state at the next sample, with this via */
     bool gone;
+    uint32_t select_seq;        /* events before this request are about an earlier window of this XID */
 };
 
 struct scr_state {
@@ -98,6 +99,15 @@ static struct win *find_window(struct scr_state *st, xcb_window_t w)
         if (st->wins[i].window == w && !st->wins[i].gone)
             return &st->wins[i];
     return NULL;
+}
+
+/* XIDs are reused: a client of this case gets the window ID of the last case's client, whose
+ * DestroyNotify may still be queued.  An event about w older than our selection on it is not
+ * about w. */
+static struct win *event_window(struct scr_state *st, const xcb_generic_event_t *e, xcb_window_t id)
+{
+    struct win *w = find_window(st, id);
+    return w && (int32_t)(e->full_sequence - w->select_seq) >= 0 ? w : NULL;
 }
 
 static void set_timer(struct scr_state *st)
@@ -232,27 +242,27 @@ static bool handle_event(struct scr_state *st, xcb_generic_event_t *e, bool *by_
     struct win *w;
     switch (type) {
     case XCB_CONFIGURE_NOTIFY:
-        if ((w = find_window(st, ((xcb_configure_notify_event_t *)e)->window)))
+        if ((w = event_window(st, e, ((xcb_configure_notify_event_t *)e)->window)))
             return w->geom_dirty = true;
         break;
     case XCB_REPARENT_NOTIFY:
-        if ((w = find_window(st, ((xcb_reparent_notify_event_t *)e)->window)))
+        if ((w = event_window(st, e, ((xcb_reparent_notify_event_t *)e)->window)))
             return w->geom_dirty = true;
         break;
     case XCB_MAP_NOTIFY:
-        if ((w = find_window(st, ((xcb_map_notify_event_t *)e)->window))) {
+        if ((w = event_window(st, e, ((xcb_map_notify_event_t *)e)->window))) {
             set_mapped(w, true);
             return true;
         }
         break;
     case XCB_UNMAP_NOTIFY:
-        if ((w = find_window(st, ((xcb_unmap_notify_event_t *)e)->window))) {
+        if ((w = event_window(st, e, ((xcb_unmap_notify_event_t *)e)->window))) {
             set_mapped(w, false);
             return true;
         }
         break;
     case XCB_DESTROY_NOTIFY:
-        if ((w = find_window(st, ((xcb_destroy_notify_event_t *)e)->window)))
+        if ((w = event_window(st, e, ((xcb_destroy_notify_event_t *)e)->window)))
             w->gone = true;
         break;
     }
@@ -304,6 +314,7 @@ static void scr_observe(struct oracle *o, struct session *s, const struct record
     if (!strcmp(r->kind, "done")) {
         const char *cmd = record_get(r, "cmd");
         if (cmd && !strcmp(cmd, "create") && xid) {
+            process(st, false, "configure"); /* what is queued about an earlier window of this ID first */
             for (int i = 0; i < st->nwins; i++)
                 if (!strcmp(st->wins[i].client, r->source))
                     st->wins[i].gone = true; /* one window per client; a new create replaces it */
@@ -313,7 +324,7 @@ static void scr_observe(struct oracle *o, struct session *s, const struct record
             *w = (struct win){.window = xid, .geom_dirty = true, .force = "create"};
             snprintf(w->client, sizeof w->client, "%s", r->source);
             const uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY;
-            xcb_change_window_attributes(st->c, xid, XCB_CW_EVENT_MASK, &mask);
+            w->select_seq = xcb_change_window_attributes(st->c, xid, XCB_CW_EVENT_MASK, &mask).sequence;
         } else if (cmd && !strcmp(cmd, "destroy")) {
             for (int i = 0; i < st->nwins; i++)
                 if (!strcmp(st->wins[i].client, r->source))
