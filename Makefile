@@ -46,6 +46,14 @@ unit: $(UNIT_BIN)
 selftest: all
 	./tests/selftest.sh
 
+# misbehaving compositors for the harness's own tests (crash, hang, grab, never ready)
+tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c
+	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@ $< $(X_LIBS)
+
+# every exit path of the harness: status, message, no process or temp file left behind
+leftovers: all tests/bad-wms/bad-wm
+	python3 tests/test_leftovers.py
+
 # the runner's and the reports' tests (unittest; tests/test_runner.py runs the suite on Xvfb)
 pytest-unit: all
 	python3 -m unittest discover -s tests -p 'test_*.py'
@@ -55,13 +63,13 @@ pytest-unit: all
 check:
 	tools/install-deps.sh
 	$(MAKE) all
-	$(MAKE) unit selftest pytest-unit
+	$(MAKE) unit selftest leftovers pytest-unit
 
 matrix: all
 	python3 -m runner.matrix $(MATRIX_FLAGS)
 
 clean:
-	rm -f $(BINS) $(UNIT_BIN) harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o
+	rm -f $(BINS) $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o
 
-.PHONY: all unit selftest pytest-unit check clean matrix
+.PHONY: all unit selftest pytest-unit check clean matrix leftovers
 .SECONDARY:

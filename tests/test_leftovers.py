@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""No leftovers, ever: runs the harness through each of its exit paths and checks, after each,
+the exit status and message it documents, that no process it started is still alive, and that
+its private temp dir is gone.
+
+Processes are tracked without looking at the rest of the machine (other suites may run): this
+script makes itself a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so everything the harness
+started that outlives it is re-parented to this script, and is found as a child of ours in
+/proc.  The harness gets a TMPDIR of its own, which must be empty afterwards.
+
+Usage: tests/test_leftovers.py [-v] [NAME...]     (make check runs it; about 40 s)
+"""
+import ctypes
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HARNESS = os.path.join(ROOT, "harness", "framesync")
+FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
+BAD_WM = os.path.join(ROOT, "tests", "bad-wms", "bad-wm")
+PR_SET_CHILD_SUBREAPER = 36
+CASE = "basic/no-request-without-protocol"   # passes against any WM that maps and resizes
+VERBOSE = False
+
+
+def become_subreaper():
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        sys.exit("test_leftovers: prctl(PR_SET_CHILD_SUBREAPER): %s" % os.strerror(ctypes.get_errno()))
+
+
+def our_children():
+    """Living (non-zombie) processes whose parent is this script: the harness's leftovers."""
+    me, found = os.getpid(), []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        rest = stat[stat.rfind(")") + 2:].split()
+        state, ppid = rest[0], int(rest[1])
+        if ppid == me and state != "Z":
+            try:
+                with open("/proc/%s/cmdline" % entry, "rb") as f:
+                    cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+            except OSError:
+                cmd = "?"
+            found.append((int(entry), cmd))
+    return found
+
+
+def reap_zombies():
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def wait_until_clean(tmpdir, within):
+    """Waits (polling, with a deadline) until no child of ours lives and tmpdir is empty.
+    Returns (seconds it took, leftover processes, leftover files)."""
+    start = time.monotonic()
+    while True:
+        reap_zombies()
+        procs = our_children()
+        files = os.listdir(tmpdir)
+        if not procs and not files:
+            return time.monotonic() - start, [], []
+        if time.monotonic() - start > within:
+            return time.monotonic() - start, procs, files
+        time.sleep(0.05)  # polling the process table: a test may wait with a deadline
+
+
+class Run:
+    def __init__(self, args, tmpdir, out, log_prefix):
+        self.out = out
+        env = dict(os.environ, TMPDIR=tmpdir)
+        env.pop("DISPLAY", None)
+        env.pop("XAUTHORITY", None)
+        self.stdout_path = log_prefix + ".stdout"
+        self.stderr_path = log_prefix + ".stderr"
+        self.fo = open(self.stdout_path, "w")
+        self.fe = open(self.stderr_path, "w")
+        self.p = subprocess.Popen([HARNESS] + args, stdout=self.fo, stderr=self.fe, env=env,
+                                  stdin=subprocess.DEVNULL)
+
+    def wait_for_output(self, text, within):
+        """Waits until text is in the harness's stdout (it writes each line as it goes)."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            with open(self.stdout_path) as f:
+                if text in f.read():
+                    return True
+            if self.p.poll() is not None:
+                return False
+            time.sleep(0.05)
+        return False
+
+    def finish(self, within=60):
+        try:
+            rc = self.p.wait(timeout=within)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+            rc = "timeout"
+        self.fo.close()
+        self.fe.close()
+        with open(self.stdout_path) as f:
+            self.stdout = f.read()
+        with open(self.stderr_path) as f:
+            self.stderr = f.read()
+        return rc
+
+
+def results(out):
+    with open(os.path.join(out, "results.json")) as f:
+        return json.load(f)
+
+
+def wm(*words):
+    return "exec " + " ".join(shlex.quote(w) for w in words)
+
+
+# ---- the exit paths: each returns a list of problems ----
+
+def t_pass(ctx):
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE])
+    rc = r.finish()
+    return ctx.expect(rc == 0, "exit %s, not 0" % rc) + ctx.expect("1 passed, 0 failed" in r.stdout, "no '1 passed'")
+
+
+def t_fail(ctx):
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE,
+                 "--wm", wm(FAKE_WM, "--profile", "{profile}", "--inject", "sync-to-all")])
+    rc = r.finish()
+    return ctx.expect(rc == 1, "exit %s, not 1" % rc) + ctx.expect("not ok 1 - " + CASE in r.stdout, "no 'not ok'")
+
+
+def t_compositor_crash(ctx):
+    once = os.path.join(ctx.scratch, "crashed-once")
+    r = ctx.run(["--profile", "ewmh-1.5,draft-2011", "--filter", CASE,
+                 "--wm", wm(BAD_WM, "--once", once, "crash-on-map", "1")])
+    rc = r.finish()
+    res = results(r.out)["cases"]
+    return (ctx.expect(rc == 1, "exit %s, not 1" % rc)
+            + ctx.expect(len(res) == 2 and res[0]["verdict"] == "FAIL"
+                         and "killed by signal 11" in res[0]["reason"], "first case not FAIL by signal 11: %s" % res[:1])
+            + ctx.expect("restarting the compositor" in r.stdout, "no restart")
+            + ctx.expect(len(res) == 2 and res[1]["verdict"] == "PASS", "the case after the restart did not pass"))
+
+
+def t_compositor_hang(ctx):
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE, "--wm", wm(BAD_WM, "stop-on-map", "1")])
+    rc = r.finish()
+    res = results(r.out)["cases"]
+    return (ctx.expect(rc == 1, "exit %s, not 1" % rc)
+            + ctx.expect(res and res[0]["verdict"] == "FAIL" and "stopped" in res[0]["observed"],
+                         "hung compositor not a FAIL naming it stopped: %s" % res[:1]))
+
+
+def t_compositor_grab(ctx):
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE, "--wm", wm(BAD_WM, "grab-on-map", "1", "0")])
+    rc = r.finish()
+    res = results(r.out)["cases"]
+    return (ctx.expect(rc == 1, "exit %s, not 1" % rc)
+            + ctx.expect(res and res[0]["verdict"] == "FAIL" and "grabbed the server for" in res[0]["reason"],
+                         "server grab not reported: %s" % res[:1]))
+
+
+def t_case_timeout(ctx):
+    r = ctx.run(["--profile", "ewmh-1.5,draft-2011", "--filter", CASE, "--case-timeout", "500",
+                 "--wm", wm(BAD_WM, "stop-on-map", "1")])
+    rc = r.finish()
+    res = results(r.out)["cases"]
+    return (ctx.expect(rc == 1, "exit %s, not 1" % rc)
+            + ctx.expect(len(res) == 2 and all(c["verdict"] == "UNRESOLVED" and "--case-timeout 500" in c["reason"]
+                                               for c in res), "watchdog did not bound both cases: %s" % res))
+
+
+def interrupt(ctx, sig, rc_want, name):
+    r = ctx.run([])  # the whole suite: long enough to interrupt in the middle
+    if not r.wait_for_output("\nok ", 30):
+        r.finish(5)
+        return ["no case finished before the interrupt"]
+    sent = time.monotonic()
+    r.p.send_signal(sig)
+    rc = r.finish(10)
+    took = time.monotonic() - sent
+    problems = ctx.expect(rc == rc_want, "exit %s, not %s" % (rc, rc_want))
+    problems += ctx.expect(took < 2.0, "the harness took %.1f s to exit" % took)
+    last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+    problems += ctx.expect(last == "Bail out! interrupted by %s" % name, "TAP ends with %r" % last)
+    try:
+        doc = results(r.out)
+        problems += ctx.expect(doc["status"] == "interrupted by %s" % name, "results.json status %r" % doc["status"])
+        problems += ctx.expect(len(doc["cases"]) >= 1, "results.json lost the cases run so far")
+    except (OSError, ValueError) as e:
+        problems.append("results.json unreadable: %s" % e)
+    ctx.clean_within = max(0.0, 2.0 - took)  # every child gone within 2 s of the signal
+    return problems
+
+
+def t_sigint(ctx):
+    return interrupt(ctx, signal.SIGINT, 130, "Interrupt")
+
+
+def t_sigterm(ctx):
+    return interrupt(ctx, signal.SIGTERM, 143, "Terminated")
+
+
+def t_sigkill(ctx):
+    r = ctx.run([])
+    if not r.wait_for_output("\nok ", 30):
+        r.finish(5)
+        return ["no case finished before the kill"]
+    r.p.kill()
+    rc = r.finish(10)
+    ctx.clean_within = 3.0  # the reaper needs a moment: kill the groups, remove the temp dir
+    return ctx.expect(rc == -signal.SIGKILL, "exit %s" % rc)
+
+
+def t_malformed_case(ctx):
+    cases = os.path.join(ctx.scratch, "bad-cases")
+    os.makedirs(os.path.join(cases, "basic"), exist_ok=True)
+    shutil.copy(os.path.join(ROOT, "cases", "clauses.txt"), cases)
+    with open(os.path.join(cases, "basic", "broken.case"), "w") as f:
+        f.write("case: basic/broken\nclause: ewmh-1.5/basic/participation\nprofiles: ewmh-1.5\n"
+                "description: broken\nchecks: 1\n\nclient A\nwait A map-notify within soon\n")
+    r = ctx.run(["--cases", cases])
+    rc = r.finish()
+    return (ctx.expect(rc == 2, "exit %s, not 2" % rc)
+            + ctx.expect("broken.case:8:" in r.stderr, "no FILE:LINE in %r" % r.stderr[-300:])
+            + ctx.expect(not os.path.exists(r.out), "the output folder was created for a malformed case"))
+
+
+def t_unknown_option(ctx):
+    r = ctx.run(["--no-such-option"])
+    rc = r.finish()
+    return (ctx.expect(rc == 2, "exit %s, not 2" % rc)
+            + ctx.expect("unknown option `--no-such-option`" in r.stderr, "message: %r" % r.stderr))
+
+
+def t_wm_not_found(ctx):
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE, "--wm", "no-such-compositor-xyz --replace"])
+    rc = r.finish()
+    doc = results(r.out)
+    return (ctx.expect(rc == 2, "exit %s, not 2" % rc)
+            + ctx.expect("no-such-compositor-xyz" in r.stderr and "not found" in r.stderr, "message: %r" % r.stderr)
+            + ctx.expect(not doc["cases"] and "exited before it was ready" in doc["status"],
+                         "results.json passes something off as a result: %s" % doc["status"][:100]))
+
+
+def t_never_ready(ctx):
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE, "--wm-timeout", "1000",
+                 "--wm", wm(BAD_WM, "never-ready")])
+    rc = r.finish()
+    return (ctx.expect(rc == 2, "exit %s, not 2" % rc)
+            + ctx.expect("was not ready after 1000 ms" in r.stderr and "never taking WM_S0" in r.stderr,
+                         "message: %r" % r.stderr))
+
+
+def t_crash_at_start(ctx):
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE, "--wm", wm(BAD_WM, "crash-at-start")])
+    rc = r.finish()
+    return (ctx.expect(rc == 2, "exit %s, not 2" % rc)
+            + ctx.expect("killed by signal 11" in r.stderr and "bad-wm: crashing at start" in r.stderr,
+                         "message: %r" % r.stderr))
+
+
+def t_out_not_writable(ctx):
+    blocker = os.path.join(ctx.scratch, "a-file")
+    with open(blocker, "w") as f:
+        f.write("not a folder\n")
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE], out=os.path.join(blocker, "out"))
+    rc = r.finish()
+    return (ctx.expect(rc == 2, "exit %s, not 2" % rc)
+            + ctx.expect("cannot create the output folder %s/out" % blocker in r.stderr, "message: %r" % r.stderr))
+
+
+TESTS = [("pass", t_pass), ("fail", t_fail), ("compositor-crash", t_compositor_crash),
+         ("compositor-hang", t_compositor_hang), ("compositor-grab", t_compositor_grab),
+         ("case-timeout", t_case_timeout), ("sigint", t_sigint), ("sigterm", t_sigterm),
+         ("sigkill", t_sigkill), ("malformed-case", t_malformed_case), ("unknown-option", t_unknown_option),
+         ("wm-not-found", t_wm_not_found), ("never-ready", t_never_ready), ("crash-at-start", t_crash_at_start),
+         ("out-not-writable", t_out_not_writable)]
+
+
+class Ctx:
+    def __init__(self, name, base):
+        self.name = name
+        self.scratch = os.path.join(base, name)
+        self.tmpdir = os.path.join(self.scratch, "tmp")
+        os.makedirs(self.tmpdir)
+        self.clean_within = 2.0
+
+    def run(self, args, out=None):
+        out = out or os.path.join(self.scratch, "out")
+        return Run(["--out", out] + args, self.tmpdir, out, os.path.join(self.scratch, "harness"))
+
+    @staticmethod
+    def expect(cond, msg):
+        return [] if cond else [msg]
+
+
+def main():
+    global VERBOSE
+    args = sys.argv[1:]
+    if "-v" in args:
+        VERBOSE = True
+        args.remove("-v")
+    for b in (HARNESS, BAD_WM, FAKE_WM):
+        if not os.access(b, os.X_OK):
+            sys.exit("test_leftovers: %s is missing: run make" % b)
+    become_subreaper()
+    base = tempfile.mkdtemp(prefix="fs-leftovers-")
+    failed = 0
+    start = time.monotonic()
+    for name, fn in TESTS:
+        if args and name not in args:
+            continue
+        ctx = Ctx(name, base)
+        t0 = time.monotonic()
+        try:
+            problems = fn(ctx)
+        except Exception as e:  # a broken expectation is a failure, not a crash of the test
+            problems = ["%s: %s" % (type(e).__name__, e)]
+        took, procs, files = wait_until_clean(ctx.tmpdir, ctx.clean_within)
+        problems += ["still alive after the harness ended: pid %d %s" % p for p in procs]
+        problems += ["left in TMPDIR: %s" % f for f in files]
+        for pid, _ in procs:  # do not let one failure spoil the next
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        wait_until_clean(ctx.tmpdir, 2.0)
+        status = "ok" if not problems else "FAIL"
+        print("%-4s %-18s %5.1f s%s" % (status, name, time.monotonic() - t0,
+                                        "" if not problems else "\n       " + "\n       ".join(problems)))
+        if problems:
+            failed += 1
+            for ext in (".stdout", ".stderr"):
+                path = os.path.join(ctx.scratch, "harness" + ext)
+                if VERBOSE and os.path.exists(path):
+                    print(open(path).read()[-3000:])
+    if not failed:
+        shutil.rmtree(base, ignore_errors=True)
+    else:
+        print("test_leftovers: outputs kept in %s" % base)
+    print("test_leftovers: %s (%d exit paths, %.1f s)" % ("FAILED" if failed else "passed",
+                                                          sum(1 for n, _ in TESTS if not args or n in args),
+                                                          time.monotonic() - start))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
