@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TOKENS 64
+#define MAX_TOKENS 128 /* a hostile property of 100 items is one command line */
 #define MAX_CLIENTS 8
 #define MAX_VARS 64
 

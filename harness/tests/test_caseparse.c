@@ -471,10 +471,10 @@ static void test_err_too_many_words(void **state)
 {
     (void)state;
     char text[1024] = HDR1 "client A\nA";
-    for (int i = 0; i < 70; i++)
+    for (int i = 0; i < 130; i++)
         strcat(text, " w");
     strcat(text, "\n");
-    expect_error(text, 7, "too many words (at most 64)");
+    expect_error(text, 7, "too many words (at most 128)");
 }
 
 static void test_err_line_numbers_count_blank_and_comment_lines(void **state)
