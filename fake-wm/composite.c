@@ -28,6 +28,9 @@ static const xcb_render_query_pict_formats_reply_t *formats;
 static xcb_render_pictformat_t root_format;
 static uint8_t damage_event_base;
 
+/* how long a newly mapped window that has not drawn yet stays unshown */
+#define FIRST_SHOW_GRACE_US 100000
+
 static bool paint_needed;
 static int64_t last_paint = -1000000000;
 static int64_t interval_us;
@@ -189,18 +192,35 @@ static bool paintable(const struct win *w)
 }
 
 /* ---- window events from the WM side ---- */
+static void ensure_damage(struct win *w)
+{
+    if (w->damage || !w->attrs_known || w->input_only)
+        return;
+    w->damage = xcb_generate_id(X.pc);
+    xcb_damage_create(X.pc, w->damage, w->id, XCB_DAMAGE_REPORT_LEVEL_NON_EMPTY);
+    xcb_flush(X.pc); /* before the map it will be asked for, so the first drawing is reported */
+}
+
+void comp_window_created(struct win *w)
+{
+    learn_attrs(w);
+    ensure_damage(w);
+}
+
 void comp_window_mapped(struct win *w)
 {
     learn_attrs(w);
     if (!w->attrs_known || w->input_only)
         return;
-    if (!w->damage) {
-        w->damage = xcb_generate_id(X.pc);
-        xcb_damage_create(X.pc, w->damage, w->id, XCB_DAMAGE_REPORT_LEVEL_NON_EMPTY);
-    }
+    ensure_damage(w);
     name_live(w);
     free_saved(w);
     w->dirty = true;
+    /* not shown before it has drawn (a window's contents are undefined until its Expose
+     * repaint), unless that takes longer than FIRST_SHOW_GRACE_US; damage that arrived before
+     * this MapNotify (the two connections are not ordered) counts */
+    w->mapped_at = now_us();
+    w->await_first = !w->drew;
     if (in_update(w)) {
         /* mapped in the middle of an update: map + first paint are one update */
         w->odd_from_map = true;
@@ -231,6 +251,12 @@ static void release_fences_of(struct win *w, const char *why)
 void comp_window_unmapped(struct win *w)
 {
     release_fences_of(w, "unmapped");
+    /* damage left from before the unmap would keep the NonEmpty level from reporting the first
+     * drawing after the next map */
+    if (w->damage)
+        xcb_damage_subtract(X.pc, w->damage, XCB_NONE, XCB_NONE);
+    w->drew = false;
+    w->await_first = false;
     free_live(w);
     free_saved(w);
     drawn_forget(w);
@@ -281,6 +307,8 @@ void comp_counter_changed(struct win *w, int64_t old, int64_t value)
     }
     /* even: an update completed (from odd, or a jump to a new even value: an answered request) */
     bool expired = w->odd && w->hold_expired;
+    w->drew = true;
+    w->await_first = false;
     w->odd = false;
     w->odd_from_map = false;
     w->hold_expired = false;
@@ -317,7 +345,11 @@ void comp_handle_event(xcb_generic_event_t *ev)
         xcb_damage_notify_event_t *d = (xcb_damage_notify_event_t *)ev;
         note_time(d->timestamp);
         struct win *w = win_find(d->drawable);
-        if (!w || !paintable(w))
+        if (!w)
+            return;
+        w->drew = true; /* also before we have seen its MapNotify */
+        w->await_first = false;
+        if (!paintable(w))
             return;
         w->dirty = true;
         if (!held(w))
@@ -378,7 +410,7 @@ static void paint(int64_t now)
     bool copies = false;
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
-        if (paintable(w) && !held(w) && (w->dirty || !w->shown))
+        if (paintable(w) && !w->await_first && !held(w) && (w->dirty || !w->shown))
             copies = true;
     }
     if (copies)
@@ -389,7 +421,7 @@ static void paint(int64_t now)
     xcb_render_fill_rectangles(X.pc, XCB_RENDER_PICT_OP_SRC, back_pic, black, 1, &all);
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
-        if (!paintable(w))
+        if (!paintable(w) || w->await_first)
             continue;
         if (held(w)) {
             if (!w->shown)
@@ -416,6 +448,12 @@ static void check_holds(int64_t now)
 {
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
+        if (w->await_first && now >= w->mapped_at + FIRST_SHOW_GRACE_US) {
+            w->await_first = false;
+            logv("window %u: has not drawn %d ms after its map, showing it anyway", w->id,
+                 FIRST_SHOW_GRACE_US / 1000);
+            comp_schedule();
+        }
         if (!in_update(w) || w->hold_expired || FAULT(BLOCK_FOREVER) || !w->mapped)
             continue;
         if (now >= w->odd_since + (int64_t)opt.sync_timeout_ms * 1000) {
@@ -461,6 +499,8 @@ int64_t comp_next_deadline(void)
         CONSIDER(last_paint + interval_us);
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
+        if (w->await_first)
+            CONSIDER(w->mapped_at + FIRST_SHOW_GRACE_US);
         if (in_update(w) && !w->hold_expired && !FAULT(BLOCK_FOREVER) && w->mapped)
             CONSIDER(w->odd_since + (int64_t)opt.sync_timeout_ms * 1000);
     }
@@ -550,9 +590,16 @@ void comp_start(void)
     fences_start();
 
     /* windows that were there before us */
-    for (int i = 0; i < nstack; i++)
-        if (stack[i]->mapped)
+    for (int i = 0; i < nstack; i++) {
+        if (stack[i]->own)
+            continue;
+        if (stack[i]->mapped) {
             comp_window_mapped(stack[i]);
+            stack[i]->await_first = false; /* it was there before us: its contents are there */
+        } else {
+            comp_window_created(stack[i]);
+        }
+    }
     comp_schedule();
     paint(now_us());
 

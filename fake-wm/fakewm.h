@@ -198,6 +198,9 @@ struct win {
     xcb_render_pictformat_t format;
     bool argb;
     bool dirty;       /* damaged since the saved copy was taken */
+    bool drew;        /* damaged (or an update completed) since it was last mapped */
+    bool await_first; /* newly mapped, not shown until it draws or FIRST_SHOW_GRACE_US pass */
+    int64_t mapped_at;
     bool shown;       /* has a saved copy (was painted since it was mapped) */
 };
 
@@ -237,6 +240,7 @@ static inline xcb_sync_int64_t i64_to(int64_t v) { xcb_sync_int64_t r = { .hi = 
 /* ---- compositing (composite.c) ---- */
 void comp_start(void);
 void comp_handle_event(xcb_generic_event_t *ev);
+void comp_window_created(struct win *w);  /* a new toplevel: its DAMAGE object, before any map */
 void comp_window_mapped(struct win *w);
 void comp_window_unmapped(struct win *w);
 void comp_window_configured(struct win *w, bool resized, bool moved_or_restacked);

@@ -439,6 +439,8 @@ void wm_handle_event(xcb_generic_event_t *ev)
             return;
         struct win *w = win_add(e->window, e->x, e->y, e->width, e->height, e->border_width, e->override_redirect);
         w->own = is_own_window(e->window);
+        if (opt.composite && !w->own)
+            comp_window_created(w);
         return;
     }
     case XCB_DESTROY_NOTIFY: {
