@@ -54,6 +54,87 @@ tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c
 leftovers: all tests/bad-wms/bad-wm
 	python3 tests/test_leftovers.py
 
+# a run's X server takes no client without its cookie, no TCP, 0700 temp dir; two runs at once
+isolation: all tests/bad-wms/bad-wm
+	python3 tests/test_isolation.py
+
+# ---- fuzzing (fuzz/): libFuzzer targets for the parsers of untrusted input ----
+#   make fuzz          builds them with clang, runs each for FUZZ_SECONDS (installs clang first)
+#   make fuzz-replay   replays fuzz/regressions/ (and the seeds) with gcc + ASan/UBSan: make check
+FUZZ_TARGETS := caseparse record rec_split
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+SAN_FLAGS    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iharness $(X_CFLAGS)
+FUZZ_SRC_caseparse := harness/caseparse.c
+FUZZ_SRC_record    := harness/timeline.c
+FUZZ_SRC_rec_split := $(HARNESS_SRC)
+FUZZ_LIBS_rec_split = $(X_LIBS) -lm
+
+build/fuzz/fuzz_%: fuzz/fuzz_%.c $(wildcard harness/*.c harness/*.h common/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(SAN_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
+
+build/replay/replay_%: fuzz/fuzz_%.c fuzz/replay.c $(wildcard harness/*.c harness/*.h common/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(FUZZ_CFLAGS) $(SAN_FLAGS) -o $@ fuzz/replay.c $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
+
+fuzz:
+	@command -v $(FUZZ_CC) >/dev/null || { apt-get install -y --no-install-recommends clang libclang-rt-dev; }
+	$(MAKE) $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+	@set -e; mkdir -p build/fuzz/corpus-caseparse; find cases -name '*.case' -exec cp {} build/fuzz/corpus-caseparse/ \;
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build/fuzz/corpus-$$t build/fuzz/crashes-$$t; \
+	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
+	  seeds=fuzz/seeds/$$t; [ -d $$seeds ] || seeds=; \
+	  dict=fuzz/$$t.dict; [ -f $$dict ] && dict=-dict=$$dict || dict=; \
+	  ./build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=5 -rss_limit_mb=2048 -print_final_stats=1 $$dict \
+	    -artifact_prefix=build/fuzz/crashes-$$t/ build/fuzz/corpus-$$t $$seeds fuzz/regressions/$$t 2>build/fuzz/fuzz_$$t.log \
+	    || { tail -40 build/fuzz/fuzz_$$t.log; echo "fuzz_$$t found a crash: build/fuzz/crashes-$$t/ (keep it in fuzz/regressions/$$t/)"; exit 1; }; \
+	  grep -E 'stat::number_of_executed_units|cov:' build/fuzz/fuzz_$$t.log | tail -2; \
+	done
+
+# ---- make asan: harness, fake client and fake-wm with ASan + UBSan in build/asan/ (the same
+# layout, so the harness finds its fake-wm and fake client there), then the whole suite on them.
+# Any sanitizer report of any process (they go to build/asan/logs/) fails it, as does exit >= 2.
+ASAN_DIR   := build/asan
+ASAN_OUT   ?= /tmp/framesync-asan-results
+ASAN_FLAGS ?= --timeout-scale 2
+ASAN_BINS  := $(BINS:%=$(ASAN_DIR)/%)
+
+$(ASAN_DIR)/%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -O1 $(SAN_FLAGS) $(X_CFLAGS) -c -o $@ $<
+
+$(ASAN_DIR)/harness/framesync: $(ASAN_DIR)/harness/main.o $(HARNESS_OBJ:%=$(ASAN_DIR)/%)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
+
+$(ASAN_DIR)/fake-clients/fake-client: $(CLIENT_SRC:%.c=$(ASAN_DIR)/%.o)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
+
+$(ASAN_DIR)/fake-wm/fake-wm: $(WM_SRC:%.c=$(ASAN_DIR)/%.o)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
+
+asan: $(ASAN_BINS)
+	@rm -rf $(ASAN_DIR)/logs; mkdir -p $(ASAN_DIR)/logs
+	@rc=0; ASAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/asan:detect_leaks=1:abort_on_error=0 \
+	  UBSAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/ubsan:print_stacktrace=1 \
+	  $(ASAN_DIR)/harness/framesync --cases $(CURDIR)/cases --out $(ASAN_OUT) $(ASAN_FLAGS) \
+	  > $(ASAN_DIR)/suite.tap 2>&1 || rc=$$?; \
+	  tail -1 $(ASAN_DIR)/suite.tap; echo "asan: the suite exited $$rc (results in $(ASAN_OUT))"; \
+	  if ls $(ASAN_DIR)/logs/* >/dev/null 2>&1; then \
+	    for f in $(ASAN_DIR)/logs/*; do echo "== $$f"; head -40 $$f; done; \
+	    echo "asan: sanitizer reports above"; exit 1; fi; \
+	  [ $$rc -le 1 ] || exit 1; echo "asan: no sanitizer reports"
+
+fuzz-replay: $(FUZZ_TARGETS:%=build/replay/replay_%)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  printf 'fuzz-replay %-10s ' $$t; \
+	  files=$$(find fuzz/regressions/$$t fuzz/seeds/$$t -type f ! -name '.*' 2>/dev/null || true); \
+	  [ $$t != caseparse ] || files="$$files $$(find cases -name '*.case')"; \
+	  ./build/replay/replay_$$t $$files; \
+	done
+
 # the runner's and the reports' tests (unittest; tests/test_runner.py runs the suite on Xvfb)
 pytest-unit: all
 	python3 -m unittest discover -s tests -p 'test_*.py'
@@ -63,13 +144,14 @@ pytest-unit: all
 check:
 	tools/install-deps.sh
 	$(MAKE) all
-	$(MAKE) unit selftest leftovers pytest-unit
+	$(MAKE) unit fuzz-replay selftest leftovers isolation pytest-unit
 
 matrix: all
 	python3 -m runner.matrix $(MATRIX_FLAGS)
 
 clean:
+	rm -rf build
 	rm -f $(BINS) $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o
 
-.PHONY: all unit selftest pytest-unit check clean matrix leftovers
+.PHONY: all unit selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan
 .SECONDARY:
