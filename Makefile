@@ -98,7 +98,7 @@ fuzz:
 # layout, so the harness finds its fake-wm and fake client there), then the whole suite on them.
 # Any sanitizer report of any process (they go to build/asan/logs/) fails it, as does exit >= 2.
 ASAN_DIR   := build/asan
-ASAN_OUT   ?= /tmp/framesync-asan-results
+ASAN_OUT   ?= /tmp/fs-asan-results
 ASAN_FLAGS ?= --timeout-scale 2
 ASAN_BINS  := $(BINS:%=$(ASAN_DIR)/%)
 
@@ -127,6 +127,14 @@ asan: $(ASAN_BINS)
 	    echo "asan: sanitizer reports above"; exit 1; fi; \
 	  [ $$rc -le 1 ] || exit 1; echo "asan: no sanitizer reports"
 
+# ---- make stress: the suite STRESS_RUNS times against fake-wm with the CPUs saturated
+# (stress-ng --cpu 2, installed here when missing); reports every verdict that changed.
+STRESS_RUNS ?= 20
+stress: all
+	@command -v stress-ng >/dev/null || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y --no-install-recommends stress-ng >/dev/null; } || { echo "stress: needs stress-ng (apt-get install stress-ng)"; exit 1; }
+	python3 tests/stress.py --runs $(STRESS_RUNS) --cpu 2 $(STRESS_FLAGS)
+
 fuzz-replay: $(FUZZ_TARGETS:%=build/replay/replay_%)
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  printf 'fuzz-replay %-10s ' $$t; \
@@ -153,5 +161,5 @@ clean:
 	rm -rf build
 	rm -f $(BINS) $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o
 
-.PHONY: all unit selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan
+.PHONY: all unit selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress
 .SECONDARY:
