@@ -162,6 +162,15 @@ def t_compositor_crash(ctx):
             + ctx.expect(len(res) == 2 and res[1]["verdict"] == "PASS", "the case after the restart did not pass"))
 
 
+def t_compositor_exit(ctx):
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE, "--wm", wm(BAD_WM, "exit-on-map", "1", "3")])
+    rc = r.finish()
+    res = results(r.out)["cases"]
+    return (ctx.expect(rc == 1, "exit %s, not 1" % rc)
+            + ctx.expect(res and res[0]["verdict"] == "FAIL" and "exited with status 3" in res[0]["reason"],
+                         "compositor exit not a FAIL with its status: %s" % res[:1]))
+
+
 def t_compositor_hang(ctx):
     r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE, "--wm", wm(BAD_WM, "stop-on-map", "1")])
     rc = r.finish()
@@ -291,7 +300,7 @@ def t_out_not_writable(ctx):
 
 
 TESTS = [("pass", t_pass), ("fail", t_fail), ("compositor-crash", t_compositor_crash),
-         ("compositor-hang", t_compositor_hang), ("compositor-grab", t_compositor_grab),
+         ("compositor-exit", t_compositor_exit), ("compositor-hang", t_compositor_hang), ("compositor-grab", t_compositor_grab),
          ("case-timeout", t_case_timeout), ("sigint", t_sigint), ("sigterm", t_sigterm),
          ("sigkill", t_sigkill), ("malformed-case", t_malformed_case), ("unknown-option", t_unknown_option),
          ("wm-not-found", t_wm_not_found), ("never-ready", t_never_ready), ("crash-at-start", t_crash_at_start),
