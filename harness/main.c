@@ -373,8 +373,10 @@ static bool ensure_compositor(struct runner *r, enum profile p, char *why, size_
     if (r->wm_running && !strcmp(r->wm.command, cmd) && compositor_alive(&r->wm) && !stopped)
         return true;
     if (r->wm_running) {
-        if (!compositor_alive(&r->wm))
-            tap_comment(&r->tap, "restarting the compositor (it had ended)");
+        char how[128];
+        if (!compositor_alive(&r->wm)) /* also when it died between cases, which no verdict shows */
+            tap_comment(&r->tap, "restarting the compositor (it had ended: %s)",
+                        proc_describe_exit(r->wm.proc, how, sizeof how));
         else if (stopped)
             tap_comment(&r->tap, "restarting the compositor (it was stopped: a hung process)");
         compositor_stop(&r->wm);
