@@ -91,11 +91,16 @@ static void *watch(void *arg)
             pthread_mutex_lock(&gw.lock);
             if (now - sent >= STALL_RECORD_MS * 1000 && !gw.stall_since)
                 gw.stall_since = sent;
-            if (gw.stall_since && !gw.stall_killed && now - sent >= (int64_t)gw.kill_after_ms * 1000) {
+            /* an interrupt waiting for a main thread that a grab holds in a blocking call: at once */
+            sigset_t pending;
+            bool interrupt = sigpending(&pending) == 0 && (sigismember(&pending, SIGINT) == 1 ||
+                             sigismember(&pending, SIGTERM) == 1 || sigismember(&pending, SIGHUP) == 1);
+            if (gw.stall_since && !gw.stall_killed &&
+                (interrupt || now - sent >= (int64_t)gw.kill_after_ms * 1000)) {
                 kill_target_locked();
                 if (gw.stall_killed)
-                    fprintf(stderr, "framesync: the X server answered nobody for %d ms while the compositor "
-                                    "ran (a server grab): stopping the compositor\n", gw.kill_after_ms);
+                    fprintf(stderr, "framesync: the X server answered nobody for %.0f ms while the compositor "
+                                    "ran (a server grab): stopping the compositor\n", (double)(now - sent) / 1000.0);
             }
             pthread_mutex_unlock(&gw.lock);
             if (!wait_for(xfd, now + GRABWATCH_PERIOD_MS * 1000))

@@ -409,10 +409,12 @@ static bool ensure_compositor(struct runner *r, enum profile p, char *why, size_
 
 static void cleanup(struct runner *r)
 {
-    oracles_destroy(r->oracles, r->noracles);
-    r->noracles = 0;
+    /* the compositor first: a server grab it holds would block the oracles' last round trips */
     if (r->wm_running)
         compositor_stop(&r->wm);
+    r->wm_running = false;
+    oracles_destroy(r->oracles, r->noracles);
+    r->noracles = 0;
     grabwatch_stop();
     xserver_stop(&r->x);
     proc_kill_all();
