@@ -25,7 +25,7 @@ BINS = harness/framesync fake-clients/fake-client fake-wm/fake-wm
 
 all: $(BINS)
 
-%.o: %.c $(wildcard common/*.h harness/*.h)
+%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/*.h)
 	$(CC) $(CFLAGS) $(X_CFLAGS) -c -o $@ $<
 
 harness/framesync: harness/main.o $(HARNESS_OBJ)

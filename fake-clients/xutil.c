@@ -79,10 +79,13 @@ uint32_t rgb_to_pixel(const struct client *cl, uint32_t rgb)
 xcb_void_cookie_t paint(struct client *cl, uint32_t rgb, bool checked)
 {
     /* One rectangle larger than any window: the fill covers the whole window whatever size the
-     * server has just given it, without racing against our own idea of the size. */
+     * server has just given it, without racing against our own idea of the size.  Not 65535:
+     * the server computes damage boxes in 16 bits with the window's position added, so a box
+     * that large wraps and no DAMAGE is reported at all (compositors then never see the fill).
+     * 8192 is larger than any screen the suite uses and cannot wrap. */
     uint32_t fg = rgb_to_pixel(cl, rgb);
     xcb_change_gc(cl->c, cl->gc, XCB_GC_FOREGROUND, &fg);
-    xcb_rectangle_t all = {0, 0, 65535, 65535};
+    xcb_rectangle_t all = {0, 0, 8192, 8192};
     cl->colour = rgb;
     cl->painted = true;
     return checked ? xcb_poly_fill_rectangle_checked(cl->c, cl->win, cl->gc, 1, &all)
