@@ -215,6 +215,8 @@ void proc_stop(struct proc *p, int grace_ms)
 {
     if (!p)
         return;
+    if (interrupted_by && grace_ms > 500)
+        grace_ms = 500; /* interrupted: everything must be gone within 2 s */
     if (!p->exited) {
         kill(-p->pid, SIGTERM);
         kill(-p->pid, SIGCONT); /* a stopped (hung) process only sees the SIGTERM once continued */

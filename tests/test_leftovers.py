@@ -254,6 +254,30 @@ def t_sigint_during_grab(ctx):
             + ctx.expect(took < 2.0, "the harness took %.1f s to exit" % took))
 
 
+def t_sigint_stubborn_wm(ctx):
+    """A compositor that ignores SIGTERM (and is stopped): still gone within 2 s of the SIGINT."""
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE, "--wm", wm(BAD_WM, "--ignore-term", "stop-on-map", "1")])
+    if not r.wait_for_output("# compositor ", 20):
+        r.finish(5)
+        return ["the compositor did not start"]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:  # until it has stopped itself
+        try:
+            with open(os.path.join(r.out, "logs", "compositor.log")) as f:
+                if "stop-on-map" in f.read():
+                    break
+        except OSError:
+            pass
+        time.sleep(0.05)
+    sent = time.monotonic()
+    r.p.send_signal(signal.SIGINT)
+    rc = r.finish(10)
+    took = time.monotonic() - sent
+    ctx.clean_within = max(0.0, 2.0 - took)
+    return (ctx.expect(rc == 130, "exit %s, not 130" % rc)
+            + ctx.expect(took < 2.0, "the harness took %.1f s to exit" % took))
+
+
 def t_sigkill(ctx):
     r = ctx.run([])
     if not r.wait_for_output("\nok ", 30):
@@ -326,7 +350,7 @@ def t_out_not_writable(ctx):
 TESTS = [("pass", t_pass), ("fail", t_fail), ("compositor-crash", t_compositor_crash),
          ("compositor-exit", t_compositor_exit), ("compositor-hang", t_compositor_hang), ("compositor-grab", t_compositor_grab),
          ("case-timeout", t_case_timeout), ("sigint", t_sigint), ("sigterm", t_sigterm),
-         ("sigint-during-grab", t_sigint_during_grab),         ("sigkill", t_sigkill), ("malformed-case", t_malformed_case), ("unknown-option", t_unknown_option),
+         ("sigint-during-grab", t_sigint_during_grab), ("sigint-stubborn-wm", t_sigint_stubborn_wm),         ("sigkill", t_sigkill), ("malformed-case", t_malformed_case), ("unknown-option", t_unknown_option),
          ("wm-not-found", t_wm_not_found), ("never-ready", t_never_ready), ("crash-at-start", t_crash_at_start),
          ("out-not-writable", t_out_not_writable)]
 

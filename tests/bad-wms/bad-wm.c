@@ -15,6 +15,7 @@
  *                                  (0: until it is killed), then maps the window
  *   bad-wm behave                  no misbehaviour
  *
+ * --ignore-term (first): ignore SIGTERM, like a compositor that takes long to stop.
  * --once FILE (first): misbehave on the Nth MapRequest only if FILE does not exist, and create
  * it then; a restarted bad-wm behaves (to show that the harness restarts a crashed compositor).
  */
@@ -94,10 +95,17 @@ int main(int argc, char **argv)
 {
     setvbuf(stderr, NULL, _IOLBF, 0);
     const char *once = NULL;
-    if (argc > 2 && !strcmp(argv[1], "--once")) {
-        once = argv[2];
-        argv += 2;
-        argc -= 2;
+    for (;;) {
+        if (argc > 2 && !strcmp(argv[1], "--once")) {
+            once = argv[2];
+            argv += 2;
+            argc -= 2;
+        } else if (argc > 1 && !strcmp(argv[1], "--ignore-term")) {
+            signal(SIGTERM, SIG_IGN); /* a compositor slow to stop: only SIGKILL ends it */
+            argv++;
+            argc--;
+        } else
+            break;
     }
     const char *mode = argc > 1 ? argv[1] : "behave";
     int n = argc > 2 ? atoi(argv[2]) : 0;
