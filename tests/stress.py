@@ -31,6 +31,7 @@ def main():
         sys.exit("stress: stress-ng is not installed (make stress installs it as root)")
     shutil.rmtree(args.out, ignore_errors=True)
     os.makedirs(args.out)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # runs the finally: stops stress-ng
     load = subprocess.Popen(["stress-ng", "--cpu", str(args.cpu), "--quiet"], stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     verdicts = collections.defaultdict(list)   # (id, profile) -> [(run, verdict, reason)]
