@@ -72,6 +72,7 @@ enum fault_id {
     F_WRONG_FENCE,
     F_NO_FENCE_WAIT,
     F_NO_OWN_FENCE,
+    F_SYNC_NOT_ADVERTISED,
     F_COUNT
 };
 struct fault_desc {

@@ -74,6 +74,8 @@ const struct fault_desc fault_table[F_COUNT] = {
      "does not wait on fences at all"},
     {F_NO_OWN_FENCE, "no-own-fence", "draft-2011/fences/own-fence",
      "no fence of its own for damage outside updates"},
+    {F_SYNC_NOT_ADVERTISED, "sync-not-advertised", "ewmh-1.5/root/supported",
+     "does the sync protocol but lists neither _NET_WM_SYNC_REQUEST nor _NET_WM_SYNC_REQUEST_COUNTER"},
 };
 
 bool fault_on[F_COUNT];

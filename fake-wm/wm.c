@@ -185,8 +185,10 @@ static void set_supported(void)
     list[n++] = atom(A_NET_SUPPORTED);
     list[n++] = atom(A_NET_SUPPORTING_WM_CHECK);
     list[n++] = atom(A_NET_WM_NAME);
-    list[n++] = atom(A_NET_WM_SYNC_REQUEST);
-    list[n++] = atom(A_NET_WM_SYNC_REQUEST_COUNTER);
+    if (!FAULT(SYNC_NOT_ADVERTISED)) {
+        list[n++] = atom(A_NET_WM_SYNC_REQUEST);
+        list[n++] = atom(A_NET_WM_SYNC_REQUEST_COUNTER);
+    }
     /* drawn messages and fences need the compositor: a plain WM does not claim them */
     if (opt.composite) {
         if (opt.profile == PROFILE_DRAFT2011) {

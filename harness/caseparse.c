@@ -143,6 +143,17 @@ static bool is_arith(const char *t)
 /* expect TERM [OP TERM]... CMP TERM [OP TERM]...  (tokens separated by spaces) */
 static bool parse_expect(struct parser *p, struct step *s, char **tok, int n)
 {
+    /* expect supported ATOM / expect unsupported ATOM: a check on _NET_SUPPORTED (FAIL, where
+     * `require` would SKIP), for the cases about honesty: what is sent must be advertised */
+    if (n >= 1 && (!strcmp(tok[0], "supported") || !strcmp(tok[0], "unsupported"))) {
+        if (n != 2)
+            return fail(p, "expected `expect %s ATOM`", tok[0]);
+        s->tokens = calloc(2, sizeof *s->tokens);
+        s->tokens[0] = strdup(tok[0]);
+        s->tokens[1] = strdup(tok[1]);
+        s->ntokens = 2;
+        return true;
+    }
     int cmp = -1;
     for (int i = 0; i < n; i++)
         if (is_comparison(tok[i])) {

@@ -168,10 +168,26 @@ static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
     }
 }
 
+static bool expect_supported(struct ctx *c, const struct step *st)
+{
+    bool want = !strcmp(st->tokens[0], "supported");
+    if (compositor_supports(c->env->wm, st->tokens[1]) == want)
+        return true;
+    snprintf(c->res->expected, sizeof c->res->expected, "%s %s in _NET_SUPPORTED", st->tokens[1],
+             want ? "listed" : "not listed");
+    snprintf(c->res->observed, sizeof c->res->observed, "_NET_SUPPORTED %s %s (%d atoms)",
+             want ? "does not list" : "lists", st->tokens[1], c->env->wm->nsupported);
+    decide(c, VERDICT_FAIL, st, "the compositor %s %s in _NET_SUPPORTED", want ? "does not list" : "lists",
+           st->tokens[1]);
+    return false;
+}
+
 static bool step_expect(struct ctx *c, const struct step *st)
 {
     char explain[1024];
     c->res->checks_run++;
+    if (!strcmp(st->tokens[0], "supported") || !strcmp(st->tokens[0], "unsupported"))
+        return expect_supported(c, st);
     switch (expr_eval(&c->xenv, st->tokens, st->ntokens, explain, sizeof explain)) {
     case EXPR_TRUE:
         return true;
