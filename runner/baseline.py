@@ -122,19 +122,25 @@ def rerun_failures(results, out_dir, reruns, harness_args, log=None):
         if log:
             log("re-run %d/%d of %d case(s) in %s" % (k, reruns, len(ids), ",".join(sorted(failing))))
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            again = statuses_of(load_results(os.path.join(out, "results.json")))
-        except (OSError, ValueError, BaselineError):
-            continue
-        for kk, r2 in again.items():
-            r = results.get(kk)
-            if not r or r["status"] not in ("Fail", "Unresolved"):
-                continue
-            r.setdefault("reruns", []).append(r2["status"])
-            if r2["status"] == "Pass":
-                r["flake_of"] = r["status"]
-                r["status"] = "Flake"
+        apply_rerun(results, os.path.join(out, "results.json"))
     return results
+
+
+def apply_rerun(results, rerun_json):
+    """Folds one re-run's results.json into results: a Fail/Unresolved that passed is a Flake."""
+    try:
+        again = statuses_of(load_results(rerun_json))
+    except (OSError, ValueError, BaselineError):
+        return False
+    for kk, r2 in again.items():
+        r = results.get(kk)
+        if not r or r["status"] not in ("Fail", "Unresolved"):
+            continue
+        r.setdefault("reruns", []).append(r2["status"])
+        if r2["status"] == "Pass":
+            r["flake_of"] = r["status"]
+            r["status"] = "Flake"
+    return True
 
 
 # ---- comparison ----
@@ -177,6 +183,9 @@ def format_report(report, name=""):
               ("new_skips", "new skips (the compositor claims less than before: add them as Skip)"),
               ("not_run", "baseline lines for cases that were not run")]
     for field, title in titles:
+        if field == "not_run" and len(report[field]) > 5:
+            lines.append("%s%d %s (a --filter run)" % (name + ": " if name else "", len(report[field]), title))
+            continue
         if report[field]:
             lines.append("%s%s:" % (name + ": " if name else "", title))
             for k, got, want, reason in report[field]:
@@ -207,6 +216,12 @@ def write_baseline(path, results, entries, header, name=""):
         old = entries.get(k) or entries.get(c["id"])
         comment = old[1] if old and old[1] else auto_comment(r)
         out.append("%s,%s%s" % (k, status, ("  # " + comment) if comment else ""))
+    # lines of cases that were not run (a --filter run) stay as they are
+    run_ids = {r["case"]["id"] for r in results.values()}
+    kept = ["%s,%s%s" % (k, st, ("  # " + cm) if cm else "") for k, (st, cm) in sorted(entries.items())
+            if k not in results and k.split(" [")[0] not in run_ids]
+    if kept:
+        out = header + sorted(out[len(header):] + kept)
     tmp = path + ".tmp"
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(tmp, "w") as f:
@@ -215,6 +230,8 @@ def write_baseline(path, results, entries, header, name=""):
 
 
 def auto_comment(r):
+    if r.get("note"):
+        return r["note"]
     reason = " ".join((r.get("reason") or "").split())
     if r["status"] == "Flake":
         return "flaky: %s, then %s on a re-run (%s)" % (r.get("flake_of", "Fail"), "/".join(r.get("reruns", [])),
