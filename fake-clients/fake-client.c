@@ -136,14 +136,17 @@ static void check_connection(struct client *cl)
         bye(cl, "x-connection-lost", 1);
 }
 
-static void drain_x(struct client *cl)
+static int drain_x(struct client *cl)
 {
     xcb_generic_event_t *ev;
+    int n = 0;
     while ((ev = xcb_poll_for_event(cl->c))) {
         events_dispatch(cl, ev);
         free(ev);
+        n++;
     }
     check_connection(cl);
+    return n;
 }
 
 /* Stdin is read once per poll() wake-up (so the read never blocks) into a buffer; every
@@ -221,8 +224,12 @@ int main(int argc, char **argv)
     record("ready", "pid=%d", (int)getpid());
 
     for (;;) {
-        drain_x(&cl);
+        /* xcb may read events into its queue while it writes (flush) or waits for a reply
+         * (an answer's round trip): poll() would not see those, so flush first and sleep only
+         * once a drain found nothing. */
         xcb_flush(cl.c);
+        if (drain_x(&cl) > 0)
+            continue;
         struct pollfd fds[3] = {{xcb_get_file_descriptor(cl.c), POLLIN, 0},
                                 {STDIN_FILENO, POLLIN, 0},
                                 {cl.timerfd, POLLIN, 0}};
