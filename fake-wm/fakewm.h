@@ -7,6 +7,8 @@
  *            DAMAGE, XRender painting into the overlay window, SYNC fences.  Fence waits
  *            (AwaitFence) block only this connection, so the WM keeps working while the
  *            compositor waits, as glWaitSync would block only the GPU.
+ *   keyresize.c - keyboard resizing (_NET_WM_MOVERESIZE_SIZE_KEYBOARD), through the same
+ *            ConfigureRequest path (syncreq.c) as a client's own resize.
  * See README.md for the behaviour; this header only describes the code.
  */
 #ifndef FAKEWM_H
@@ -99,7 +101,7 @@ enum atom_id {
     A_NET_SUPPORTED, A_NET_SUPPORTING_WM_CHECK, A_NET_WM_NAME,
     A_NET_WM_SYNC_REQUEST, A_NET_WM_SYNC_REQUEST_COUNTER,
     A_NET_WM_SYNC_DRAWN, A_NET_WM_SYNC_FENCES,
-    A_NET_WM_FRAME_DRAWN, A_NET_WM_FRAME_TIMINGS,
+    A_NET_WM_FRAME_DRAWN, A_NET_WM_FRAME_TIMINGS, A_NET_WM_MOVERESIZE,
     A_NET_WM_CM_S0, A_FAKE_WM_TIMESTAMP, A_FAKE_WM_PAINT_STAMP,
     A_COUNT
 };
@@ -216,6 +218,12 @@ void wm_handle_event(xcb_generic_event_t *ev);
 void wm_apply_configure(struct win *w, const struct configure_req *r);
 void wm_check_timers(int64_t now);
 int64_t wm_next_deadline(void);
+
+/* ---- keyboard resizing (keyresize.c): _NET_WM_MOVERESIZE SIZE_KEYBOARD + arrow keys ---- */
+void kbd_resize_client_message(const xcb_client_message_event_t *e); /* _NET_WM_MOVERESIZE */
+void kbd_resize_key_press(const xcb_key_press_event_t *e);
+void kbd_resize_mapping_changed(void);                  /* MappingNotify: re-read the keymap */
+void kbd_resize_window_gone(struct win *w);             /* unmanaged: end its resize */
 
 /* ---- sync request protocol (syncreq.c) ---- */
 void sync_manage(struct win *w);                 /* read properties, choose form, set counter */

@@ -185,6 +185,7 @@ static void set_supported(void)
     list[n++] = atom(A_NET_SUPPORTED);
     list[n++] = atom(A_NET_SUPPORTING_WM_CHECK);
     list[n++] = atom(A_NET_WM_NAME);
+    list[n++] = atom(A_NET_WM_MOVERESIZE); /* keyboard resizing (keyresize.c), every profile */
     if (!FAULT(SYNC_NOT_ADVERTISED)) {
         list[n++] = atom(A_NET_WM_SYNC_REQUEST);
         list[n++] = atom(A_NET_WM_SYNC_REQUEST_COUNTER);
@@ -348,6 +349,7 @@ static void unmanage(struct win *w, const char *why)
     if (!w->managed)
         return;
     w->managed = false;
+    kbd_resize_window_gone(w);
     sync_unmanage(w);
     logmsg("window %u: unmanaged (%s)", w->id, why);
 }
@@ -569,10 +571,22 @@ void wm_handle_event(xcb_generic_event_t *ev)
     }
     case XCB_CLIENT_MESSAGE: {
         xcb_client_message_event_t *e = (xcb_client_message_event_t *)ev;
+        if (e->type == atom(A_NET_WM_MOVERESIZE)) {
+            kbd_resize_client_message(e);
+            return;
+        }
         logmsg("client message type %u to window %u ignored (not implemented)", e->type, e->window);
         return;
     }
-    case XCB_KEY_PRESS:
+    case XCB_KEY_PRESS: {
+        xcb_key_press_event_t *e = (xcb_key_press_event_t *)ev;
+        note_time(e->time);
+        kbd_resize_key_press(e);
+        return;
+    }
+    case XCB_MAPPING_NOTIFY:
+        kbd_resize_mapping_changed();
+        return;
     case XCB_KEY_RELEASE:
     case XCB_BUTTON_PRESS:
     case XCB_BUTTON_RELEASE:
