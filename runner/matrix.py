@@ -3,8 +3,8 @@
     python3 -m runner.matrix [--jobs 2] [--reruns 2] [--only NAME,...] [--update-baselines]
     ./run-tests.sh --matrix ...        make matrix
 
-For each installed compositor it runs the harness (`--wm NAME`) on the cases in cases/ plus the
-interactive-resize variants in cases-interactive/ (merged into OUT/cases), `--jobs` compositors at
+For each installed compositor it runs the harness (`--wm NAME`) on the cases in cases/ (plus
+any group folder staged in cases-interactive/, merged into OUT/cases; none now), `--jobs` compositors at
 a time (each run has its own Xvfb); re-runs the failing cases (`--reruns`) to tell flakes from
 failures; compares each with baselines/NAME.txt (runner/baseline.py); and writes
 reports/matrix.md and reports/matrix.html: compositor x case [profile], ok / FAIL / skip with the
