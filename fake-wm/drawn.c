@@ -48,7 +48,7 @@ static void send_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_t
     uint32_t lo = (uint32_t)((uint64_t)v & 0xffffffffu), hi = (uint32_t)((uint64_t)v >> 32);
     int copies = FAULT(DRAWN_DUPLICATE) ? 2 : 1;
     if (opt.profile == PROFILE_DRAFT2011) {
-        uint32_t l[5] = {atom(A_NET_WM_SYNC_DRAWN), lo, hi, 0, 0};
+        uint32_t l[5] = {atom(A_NET_WM_SYNC_DRAWN), lo, hi, FAULT(DRAWN_TAIL_NONZERO) ? 1u : 0u, 0};
         for (int i = 0; i < copies; i++)
             send_client_message(win, atom(A_WM_PROTOCOLS), l);
         logmsg("window %u: sent _NET_WM_SYNC_DRAWN value=%lld%s (%s)", win, (long long)v,
@@ -56,17 +56,18 @@ static void send_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_t
         return;
     }
     uint64_t t = FAULT(DRAWN_MILLISECONDS) ? (uint64_t)server_time : (uint64_t)server_time * 1000u;
-    uint32_t l[5] = {lo, hi, (uint32_t)(t & 0xffffffffu), (uint32_t)(t >> 32), 0};
+    uint32_t l[5] = {lo, hi, (uint32_t)(t & 0xffffffffu), (uint32_t)(t >> 32), FAULT(FRAME_DRAWN_TAIL_NONZERO) ? 1u : 0u};
     for (int i = 0; i < copies; i++)
         send_client_message(win, atom(A_NET_WM_FRAME_DRAWN), l);
     logmsg("window %u: sent _NET_WM_FRAME_DRAWN value=%lld drawn=%llu%s (%s)", win, (long long)v,
            (unsigned long long)t, copies > 1 ? " twice" : "", when);
     if (FAULT(NO_FRAME_TIMINGS))
         return;
-    uint32_t lt[5] = {(uint32_t)((uint64_t)value & 0xffffffffu), (uint32_t)((uint64_t)value >> 32), 0,
+    int64_t tv = FAULT(TIMINGS_WRONG_VALUE) ? value + 2 : value;
+    uint32_t lt[5] = {(uint32_t)((uint64_t)tv & 0xffffffffu), (uint32_t)((uint64_t)tv >> 32), 0,
                       (uint32_t)(1000000 / opt.refresh_hz), 0};
     send_client_message(win, atom(A_NET_WM_FRAME_TIMINGS), lt);
-    logmsg("window %u: sent _NET_WM_FRAME_TIMINGS value=%lld refresh_interval=%u", win, (long long)value, lt[3]);
+    logmsg("window %u: sent _NET_WM_FRAME_TIMINGS value=%lld refresh_interval=%u", win, (long long)tv, lt[3]);
 }
 
 void drawn_window_mapped(struct win *w, int64_t value, bool odd)
@@ -107,8 +108,14 @@ void drawn_collect(struct win *w)
         return;
     }
     w->first_drawn_needed = false;
-    int from = opt.compress && w->npending > 0 ? w->npending - 1 : 0;
-    for (int i = from; i < w->npending; i++) {
+    int from = opt.compress && w->npending > 0 ? w->npending - 1 : 0, to = w->npending;
+    if (FAULT(COMPRESS_TO_FIRST) && w->npending > 1) {
+        logmsg("window %u: %d updates in one repaint, reporting only the first (fault compress-to-first)",
+               w->id, w->npending);
+        from = 0;
+        to = 1;
+    }
+    for (int i = from; i < to; i++) {
         if (nshown == MAX_SHOWN)
             break;
         shown[nshown++] = (struct shown){.win = w->id, .value = w->pending[i]};

@@ -76,6 +76,16 @@ const struct fault_desc fault_table[F_COUNT] = {
      "no fence of its own for damage outside updates"},
     {F_SYNC_NOT_ADVERTISED, "sync-not-advertised", "ewmh-1.5/root/supported",
      "does the sync protocol but lists neither _NET_WM_SYNC_REQUEST nor _NET_WM_SYNC_REQUEST_COUNTER"},
+    {F_DRAWN_TAIL_NONZERO, "drawn-tail-nonzero", "draft-2011/drawn/layout",
+     "l[3] = 1 in _NET_WM_SYNC_DRAWN"},
+    {F_FRAME_DRAWN_TAIL_NONZERO, "frame-drawn-tail-nonzero", "de-facto/frame-drawn/layout",
+     "l[4] = 1 in _NET_WM_FRAME_DRAWN"},
+    {F_TIMINGS_WRONG_VALUE, "timings-wrong-value", "de-facto/frame-timings/layout",
+     "_NET_WM_FRAME_TIMINGS carries the value off by 2"},
+    {F_COMPRESS_TO_FIRST, "compress-to-first", "draft-2011/drawn/compress",
+     "of several updates shown by one repaint, reports only the first"},
+    {F_FENCES_NOT_ADVERTISED, "fences-not-advertised", "draft-2011/fences/advertised",
+     "waits on the clients' fences but leaves _NET_WM_SYNC_FENCES out of _NET_SUPPORTED"},
 };
 
 bool fault_on[F_COUNT];

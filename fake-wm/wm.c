@@ -195,7 +195,8 @@ static void set_supported(void)
         if (opt.profile == PROFILE_DRAFT2011) {
             if (!FAULT(NOT_ADVERTISED))
                 list[n++] = atom(A_NET_WM_SYNC_DRAWN);
-            list[n++] = atom(A_NET_WM_SYNC_FENCES);
+            if (!FAULT(FENCES_NOT_ADVERTISED))
+                list[n++] = atom(A_NET_WM_SYNC_FENCES);
         } else if (opt.profile == PROFILE_DEFACTO) {
             if (!FAULT(NOT_ADVERTISED))
                 list[n++] = atom(A_NET_WM_FRAME_DRAWN);
