@@ -327,7 +327,7 @@ def write_html(path, runs, missing, wall, args):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="the suite against every installed named compositor")
+    ap = argparse.ArgumentParser(prog="run-tests.sh --matrix", description="the suite against every installed named compositor")
     ap.add_argument("--jobs", type=int, default=2, help="compositors run at a time (default 2)")
     ap.add_argument("--reruns", type=int, default=2, help="re-run failing cases up to N times (default 2)")
     ap.add_argument("--only", help="comma-separated compositor names (default: every installed one)")
