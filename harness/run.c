@@ -123,9 +123,14 @@ static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
     int64_t deadline = bounded(c, own_deadline);
     char wanted[512];
     describe_wanted(st, wanted, sizeof wanted);
+    const char *subject = NULL; /* screen records: one cursor per client window */
+    for (int i = 0; i < st->nfilters; i++)
+        if (!strcmp(st->filters[i].key, "client"))
+            subject = st->filters[i].value;
     c->res->checks_run++;
     for (;;) {
-        const struct record *r = session_find(c->s, st->source, st->event, filters_match, pair, !want_none);
+        const struct record *r = session_find_about(c->s, st->source, st->event, subject, filters_match, pair,
+                                                    !want_none);
         if (r && !want_none) {
             if (st->as)
                 session_bind(c->s, st->as, r);

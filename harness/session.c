@@ -262,16 +262,18 @@ const struct record *session_command(struct session *s, struct client *c, const 
     }
 }
 
-static struct cursor *cursor_for(struct session *s, const char *source, const char *kind)
+static struct cursor *cursor_for(struct session *s, const char *source, const char *kind, const char *subject)
 {
     for (int i = 0; i < s->ncursors; i++)
-        if (!strcmp(s->cursors[i].source, source) && !strcmp(s->cursors[i].kind, kind))
+        if (!strcmp(s->cursors[i].source, source) && !strcmp(s->cursors[i].kind, kind) &&
+            !strcmp(s->cursors[i].subject, subject))
             return &s->cursors[i];
     if (s->ncursors == (int)(sizeof s->cursors / sizeof s->cursors[0]))
         return &s->cursors[s->ncursors - 1];
     struct cursor *c = &s->cursors[s->ncursors++];
     snprintf(c->source, sizeof c->source, "%s", source);
     snprintf(c->kind, sizeof c->kind, "%s", kind);
+    snprintf(c->subject, sizeof c->subject, "%s", subject);
     c->seq = 0;
     return c;
 }
@@ -279,7 +281,13 @@ static struct cursor *cursor_for(struct session *s, const char *source, const ch
 const struct record *session_find(struct session *s, const char *source, const char *kind,
                                   record_match_fn match, void *ctx, bool take)
 {
-    struct cursor *cur = cursor_for(s, source, kind);
+    return session_find_about(s, source, kind, NULL, match, ctx, take);
+}
+
+const struct record *session_find_about(struct session *s, const char *source, const char *kind,
+                                        const char *subject, record_match_fn match, void *ctx, bool take)
+{
+    struct cursor *cur = cursor_for(s, source, kind, subject ? subject : "");
     for (int i = cur->seq; i < s->tl.n; i++) {
         const struct record *r = s->tl.recs[i];
         if (strcmp(r->source, source) || strcmp(r->kind, kind))

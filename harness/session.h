@@ -31,6 +31,7 @@ struct binding {
 struct cursor {
     char source[32];
     char kind[48];
+    char subject[32]; /* "" or the client a screen record is about: one cursor per window */
     int seq;
 };
 
@@ -69,6 +70,11 @@ int session_pump(struct session *s, int64_t deadline_us, int extra_fd);
 typedef bool (*record_match_fn)(void *ctx, const struct record *r);
 const struct record *session_find(struct session *s, const char *source, const char *kind,
                                   record_match_fn match, void *ctx, bool take);
+/* The same, with the cursor of (source, kind, subject): `wait screen shows client=B` takes the
+ * next record about B, whatever was taken about A meanwhile (the compositor paints the two in
+ * either order). */
+const struct record *session_find_about(struct session *s, const char *source, const char *kind,
+                                        const char *subject, record_match_fn match, void *ctx, bool take);
 
 /* Adds a record to the timeline and shows it to the oracles (all sources go through here). */
 struct record *session_add_record(struct session *s, struct record *r);
