@@ -243,7 +243,8 @@ static bool parse_require(struct parser *p, struct step *s, char **tok, int n)
     bool ok = (n == 2 && !strcmp(tok[1], "compositing")) ||
               (n == 3 && (!strcmp(tok[1], "supported") || !strcmp(tok[1], "unsupported")));
     if (!ok)
-        return fail(p, "expected `require compositing`, `require supported ATOM` or `require unsupported ATOM`");
+        return fail(p, "expected `require compositing`, `require supported ATOM`, `require unsupported ATOM`, "
+                       "`require wait ...` or `require none ...`");
     s->tokens = calloc((size_t)n, sizeof *s->tokens);
     for (int i = 0; i < n; i++)
         s->tokens[i] = strdup(tok[i]);
@@ -307,6 +308,11 @@ static bool parse_step(struct parser *p, char *line)
     } else if (!strcmp(tok[0], "expect")) {
         s->kind = STEP_EXPECT;
         ok = parse_expect(p, s, tok + 1, n - 1);
+    } else if (!strcmp(tok[0], "require") && n > 1 && (!strcmp(tok[1], "wait") || !strcmp(tok[1], "none"))) {
+        /* require wait|none ...: an observation that decides whether the case applies */
+        s->kind = !strcmp(tok[1], "wait") ? STEP_WAIT : STEP_NONE;
+        s->precondition = true;
+        ok = parse_wait(p, s, tok + 1, n - 1);
     } else if (!strcmp(tok[0], "require")) {
         s->kind = STEP_REQUIRE;
         ok = parse_require(p, s, tok, n);
@@ -506,8 +512,8 @@ int case_count_checks(const struct testcase *tc)
 {
     int n = 0;
     for (int i = 0; i < tc->nsteps; i++)
-        if (tc->steps[i].kind == STEP_WAIT || tc->steps[i].kind == STEP_NONE ||
-            tc->steps[i].kind == STEP_EXPECT)
+        if ((tc->steps[i].kind == STEP_WAIT || tc->steps[i].kind == STEP_NONE ||
+             tc->steps[i].kind == STEP_EXPECT) && !tc->steps[i].precondition)
             n++;
     return n;
 }

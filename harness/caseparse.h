@@ -21,7 +21,8 @@ enum step_kind {
     STEP_WAIT,      /* wait SRC KIND [K=V]... within MS [as VAR] */
     STEP_NONE,      /* none SRC KIND [K=V]... for MS */
     STEP_EXPECT,    /* expect EXPR */
-    STEP_REQUIRE,   /* require supported ATOM | require compositing */
+    STEP_REQUIRE,   /* require supported ATOM | require compositing (require wait/none: a WAIT/NONE
+                       step with `precondition` set) */
 };
 
 struct filter {
@@ -40,6 +41,8 @@ struct step {
     int nfilters;
     int ms;                /* WAIT: within; NONE: for */
     char *as;              /* WAIT: bind the record to this name */
+    bool precondition;     /* WAIT/NONE written `require wait|none ...`: when it does not hold, the
+                              case does not apply (SKIP with what was seen); not a check */
     char **tokens;         /* EXPECT / REQUIRE: the expression's tokens */
     int ntokens;
 };

@@ -127,7 +127,11 @@ static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
     for (int i = 0; i < st->nfilters; i++)
         if (!strcmp(st->filters[i].key, "client"))
             subject = st->filters[i].value;
-    c->res->checks_run++;
+    if (!st->precondition)
+        c->res->checks_run++;
+    /* a precondition that does not hold: the case does not apply to this compositor */
+    enum verdict broken = st->precondition ? VERDICT_SKIP : VERDICT_FAIL;
+    const char *prefix = st->precondition ? "does not apply: " : "";
     for (;;) {
         const struct record *r = session_find_about(c->s, st->source, st->event, subject, filters_match, pair,
                                                     !want_none);
@@ -142,7 +146,11 @@ static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
             snprintf(c->res->observed, sizeof c->res->observed, "%s at %+.3f ms (%.3f ms after the step began)",
                      r->line, (double)(r->t_us - c->s->tl.start_us) / 1000.0,
                      (double)(r->t_us - begin) / 1000.0);
-            decide(c, VERDICT_FAIL, st, "unexpected %s", r->kind);
+            if (st->precondition)
+                decide(c, broken, st, "%s%s %s at %+.3f ms (`%s` does not hold)", prefix, r->source, r->line,
+                       (double)(r->t_us - c->s->tl.start_us) / 1000.0, st->text);
+            else
+                decide(c, VERDICT_FAIL, st, "unexpected %s", r->kind);
             return false;
         }
         if (compositor_gone(c, st))
@@ -160,7 +168,7 @@ static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
             snprintf(c->res->observed, sizeof c->res->observed, "none in %.1f ms%s",
                      (double)(clock_now_us() - begin) / 1000.0,
                      proc_is_stopped(c->env->wm->proc) ? " (the compositor process is stopped: it runs no more)" : "");
-            decide(c, VERDICT_FAIL, st, "no %s within %d ms", wanted, ms);
+            decide(c, broken, st, "%sno %s within %d ms", prefix, wanted, ms);
             return false;
         }
         const char *gone = source_state(c, st->source);

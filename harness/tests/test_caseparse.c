@@ -174,6 +174,28 @@ static void test_valid_case(void **state)
     case_free(tc);
 }
 
+/* `require wait|none ...` is an observation that decides whether the case applies, not a check. */
+static void test_require_observation(void **state)
+{
+    (void)state;
+    struct testcase *tc = parse(HDR1 "client A\n"
+                                     "require none A sync-request for 300\n"
+                                     "require wait A map-notify within 2000 as m\n"
+                                     "wait A configure-notify width=m.width within 100\n");
+    assert_non_null(tc);
+    assert_int_equal(tc->nsteps, 4);
+    assert_int_equal(tc->steps[1].kind, STEP_NONE);
+    assert_true(tc->steps[1].precondition);
+    assert_int_equal(tc->steps[1].ms, 300);
+    assert_int_equal(tc->steps[2].kind, STEP_WAIT);
+    assert_true(tc->steps[2].precondition);
+    assert_string_equal(tc->steps[2].as, "m");
+    assert_false(tc->steps[3].precondition);
+    assert_int_equal(case_count_checks(tc), 1);
+    case_free(tc);
+    expect_error(HDR1 "client A\nrequire none A sync-request\nwait A map-notify within 1\n", 7, "expected `for MS`");
+}
+
 static void test_valid_crlf_and_no_final_newline(void **state)
 {
     (void)state;
@@ -413,7 +435,7 @@ static void test_err_require(void **state)
 {
     (void)state;
     expect_error(HDR1 "require supported\n", 6,
-                 "expected `require compositing`, `require supported ATOM` or `require unsupported ATOM`");
+                 "expected `require compositing`, `require supported ATOM`, `require unsupported ATOM`, `require wait ...` or `require none ...`");
     expect_error(HDR1 "require magic\n", 6, "expected `require compositing`");
 }
 
@@ -531,6 +553,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_case),
+        cmocka_unit_test(test_require_observation),
         cmocka_unit_test(test_valid_crlf_and_no_final_newline),
         cmocka_unit_test(test_basic_cases_parse),
         cmocka_unit_test(test_profiles),
