@@ -61,7 +61,7 @@ isolation: all tests/bad-wms/bad-wm
 # ---- fuzzing (fuzz/): libFuzzer targets for the parsers of untrusted input ----
 #   make fuzz          builds them with clang, runs each for FUZZ_SECONDS (installs clang first)
 #   make fuzz-replay   replays fuzz/regressions/ (and the seeds) with gcc + ASan/UBSan: make check
-FUZZ_TARGETS := caseparse record rec_split
+FUZZ_TARGETS := caseparse record rec_split propdecode
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 SAN_FLAGS    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
@@ -69,13 +69,14 @@ FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iharness $(X_CFLAGS)
 FUZZ_SRC_caseparse := harness/caseparse.c
 FUZZ_SRC_record    := harness/timeline.c
 FUZZ_SRC_rec_split := $(HARNESS_SRC)
+FUZZ_SRC_propdecode := fake-wm/propdecode.c
 FUZZ_LIBS_rec_split = $(X_LIBS) -lm
 
-build/fuzz/fuzz_%: fuzz/fuzz_%.c $(wildcard harness/*.c harness/*.h common/*.h)
+build/fuzz/fuzz_%: fuzz/fuzz_%.c $(wildcard harness/*.c harness/*.h common/*.h fake-wm/propdecode.*)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(SAN_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
 
-build/replay/replay_%: fuzz/fuzz_%.c fuzz/replay.c $(wildcard harness/*.c harness/*.h common/*.h)
+build/replay/replay_%: fuzz/fuzz_%.c fuzz/replay.c $(wildcard harness/*.c harness/*.h common/*.h fake-wm/propdecode.*)
 	@mkdir -p $(@D)
 	$(CC) $(FUZZ_CFLAGS) $(SAN_FLAGS) -o $@ fuzz/replay.c $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
 

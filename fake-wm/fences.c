@@ -4,6 +4,7 @@
  * request stream waits), then resets it.  For contents not covered by a client fence (damage
  * outside updates, or a window without fences) it triggers and awaits a fence of its own. */
 #include "fakewm.h"
+#include "propdecode.h"
 
 #include <stdlib.h>
 
@@ -19,17 +20,20 @@ void fences_read(struct win *w)
     xcb_get_property_reply_t *r = xcb_get_property_reply(
         X.c, xcb_get_property(X.c, 0, w->id, atom(A_NET_WM_SYNC_FENCES), XCB_GET_PROPERTY_TYPE_ANY, 0, MAX_FENCES),
         NULL);
-    if (!r || r->type == XCB_NONE) {
+    uint32_t v[MAX_FENCES];
+    int n = 0;
+    enum prop_verdict pv = r ? prop_decode_xids(r->type, r->format, xcb_get_property_value(r),
+                                                (size_t)xcb_get_property_value_length(r), v, MAX_FENCES, &n)
+                             : PROP_ABSENT;
+    if (pv == PROP_ABSENT) {
         free(r);
         return;
     }
-    if (r->type != XCB_ATOM_CARDINAL || r->format != 32 || xcb_get_property_value_length(r) == 0) {
+    if (pv != PROP_OK) {
         logmsg("window %u: _NET_WM_SYNC_FENCES is not a non-empty CARDINAL/32 list: ignored", w->id);
         free(r);
         return;
     }
-    const uint32_t *v = xcb_get_property_value(r);
-    int n = xcb_get_property_value_length(r) / 4;
     if (n > MAX_FENCES)
         n = MAX_FENCES;
     for (int i = 0; i < n; i++) {

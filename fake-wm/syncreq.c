@@ -2,6 +2,7 @@
  * choosing request values, sending the request before the ConfigureNotify, waiting for the
  * counter with an alarm (with a timeout), and queueing resizes meanwhile. */
 #include "fakewm.h"
+#include "propdecode.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,26 +32,29 @@ static int read_counter_property(struct win *w, xcb_sync_counter_t out[2])
         X.c,
         xcb_get_property(X.c, 0, w->id, atom(A_NET_WM_SYNC_REQUEST_COUNTER), XCB_GET_PROPERTY_TYPE_ANY, 0, 64),
         NULL);
-    int n = 0;
-    if (!r || r->type == XCB_NONE) {
+    uint32_t v[2];
+    int items = 0, n = 0;
+    switch (r ? prop_decode_xids(r->type, r->format, xcb_get_property_value(r),
+                                 (size_t)xcb_get_property_value_length(r), v, 2, &items)
+              : PROP_ABSENT) {
+    case PROP_ABSENT:
         logmsg("window %u: no _NET_WM_SYNC_REQUEST_COUNTER: no sync for this window", w->id);
-    } else if (r->type != XCB_ATOM_CARDINAL || r->format != 32) {
+        break;
+    case PROP_WRONG_TYPE:
         logmsg("window %u: _NET_WM_SYNC_REQUEST_COUNTER has type %u format %u, not CARDINAL/32: "
                "ignored, no sync for this window",
                w->id, r->type, r->format);
-    } else {
-        const uint32_t *v = xcb_get_property_value(r);
-        int items = xcb_get_property_value_length(r) / 4;
-        if (items == 0) {
-            logmsg("window %u: _NET_WM_SYNC_REQUEST_COUNTER has no items: no sync for this window", w->id);
-        } else {
-            if (items > 2)
-                logmsg("window %u: _NET_WM_SYNC_REQUEST_COUNTER has %d items: using the first two",
-                       w->id, items);
-            n = items > 2 ? 2 : items;
-            for (int i = 0; i < n; i++)
-                out[i] = v[i];
-        }
+        break;
+    case PROP_EMPTY:
+        logmsg("window %u: _NET_WM_SYNC_REQUEST_COUNTER has no items: no sync for this window", w->id);
+        break;
+    case PROP_OK:
+        if (items > 2)
+            logmsg("window %u: _NET_WM_SYNC_REQUEST_COUNTER has %d items: using the first two", w->id, items);
+        n = items > 2 ? 2 : items;
+        for (int i = 0; i < n; i++)
+            out[i] = v[i];
+        break;
     }
     free(r);
     return n;
