@@ -9,7 +9,7 @@ CFLAGS  ?= -O2 -g
 # snprintf truncation is the intended behaviour for paths and messages here, hence no -Wformat-truncation
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-format-truncation -Icommon
 PKGS     = xcb xcb-sync xcb-composite xcb-damage xcb-xfixes xcb-render xcb-renderutil xcb-image \
-           xcb-ewmh xcb-icccm xcb-record xcb-xtest xcb-shape xcb-util
+           xcb-ewmh xcb-icccm xcb-record xcb-xtest xcb-shape xcb-util libpng
 X_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 X_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)

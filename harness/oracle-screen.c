@@ -1,6 +1,7 @@
 #include "oracle-screen.h"
 #include "clock.h"
 #include "frame-colour.h"
+#include "png.h"
 #include "session.h"
 #include "xutil.h"
 
@@ -534,4 +535,36 @@ void oracle_screen_destroy(struct oracle *o)
     close(st->tfd);
     xcb_disconnect(st->c);
     free(st);
+}
+
+int oracle_screen_snapshot(struct oracle *o, const char *path, char *err, size_t errlen)
+{
+    struct scr_state *st = o->state;
+    xcb_generic_error_t *e = NULL;
+    xcb_get_image_reply_t *img = xcb_get_image_reply(
+        st->c, xcb_get_image(st->c, XCB_IMAGE_FORMAT_Z_PIXMAP, st->root, 0, 0, (uint16_t)st->width,
+                             (uint16_t)st->height, ~0u), &e);
+    if (!img) {
+        snprintf(err, errlen, "GetImage of the root failed (X error %u)", e ? e->error_code : 0);
+        free(e);
+        return -1;
+    }
+    const uint8_t *d = xcb_get_image_data(img);
+    size_t len = (size_t)xcb_get_image_data_length(img), stride = len / (size_t)st->height, bpp = (size_t)st->pf.bpp / 8;
+    uint8_t *rgb = malloc((size_t)st->width * (size_t)st->height * 3);
+    for (size_t y = 0; y < (size_t)st->height; y++)
+        for (size_t x = 0; x < (size_t)st->width; x++) {
+            uint32_t p = 0;
+            size_t at = y * stride + x * bpp;
+            if (at < len)
+                screen_decode_pixel(&st->pf, d + at, len - at, &p);
+            uint8_t *o3 = rgb + 3 * (y * (size_t)st->width + x);
+            o3[0] = (uint8_t)(p >> 16);
+            o3[1] = (uint8_t)(p >> 8);
+            o3[2] = (uint8_t)p;
+        }
+    free(img);
+    int rc = png_write_rgb(path, st->width, st->height, rgb, err, errlen);
+    free(rgb);
+    return rc;
 }

@@ -32,6 +32,9 @@
 
 struct oracle *oracle_screen_create(struct xserver *x, char *err, size_t errlen);
 void oracle_screen_destroy(struct oracle *o);
+/* Writes what the root window shows now (the composited screen) to a PNG at path: the picture
+ * of a failure for the reports.  -1 with err. */
+int oracle_screen_snapshot(struct oracle *o, const char *path, char *err, size_t errlen);
 
 /* ---- pure parts ---- */
 

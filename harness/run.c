@@ -1,4 +1,5 @@
 #include "run.h"
+#include "oracle-screen.h"
 #include "clock.h"
 #include "expr.h"
 #include "grabwatch.h"
@@ -311,6 +312,24 @@ static void check_grab(struct ctx *c)
              before[0] ? "; then: " : "", before);
 }
 
+/* The screen at the verdict, next to the case's log (<log prefix>.png), for the HTML report: what
+ * was on screen instead of the awaited frame, or just after the frame that should not be there. */
+static void screenshot(struct ctx *c)
+{
+    if (!c->s->log_prefix)
+        return;
+    for (int i = 0; i < c->env->noracles; i++) {
+        if (strcmp(c->env->oracles[i]->name, "screen"))
+            continue;
+        char path[4096], err[256];
+        snprintf(path, sizeof path, "%s.png", c->s->log_prefix);
+        if (oracle_screen_snapshot(c->env->oracles[i], path, err, sizeof err) == 0)
+            session_note(c->s, "screenshot path=%s msg=the whole screen at the verdict", path);
+        else
+            session_note(c->s, "screenshot msg=no screenshot: %s", err);
+    }
+}
+
 void run_case(const struct testcase *tc, const struct run_env *env, struct session *s, struct result *res)
 {
     struct ctx c = {.tc = tc, .env = env, .s = s, .res = res};
@@ -329,5 +348,7 @@ void run_case(const struct testcase *tc, const struct run_env *env, struct sessi
     if (ok && res->checks_run != tc->checks)
         decide(&c, VERDICT_UNRESOLVED, NULL, "ran %d of the %d declared checks", res->checks_run, tc->checks);
     check_grab(&c);
+    if (res->verdict == VERDICT_FAIL)
+        screenshot(&c);
     res->end_us = clock_now_us();
 }

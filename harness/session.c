@@ -160,7 +160,15 @@ int session_add_client(struct session *s, const char *name, int timeout_ms, char
     snprintf(c->stderr_path, sizeof c->stderr_path, "%s.client-%s.log", s->log_prefix, name);
     int efd = open(c->stderr_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     const char *argv[] = {s->client_binary, "--name", name, NULL};
-    struct spawn_opts o = {.argv = argv, .stdin_fd = in[0], .stdout_fd = out[1], .stderr_fd = efd,
+    /* Every fake client starts its XIDs at another place in its range: the X server gives a new
+     * connection the ID range of the last one that closed, so without this a case's window has
+     * the XID of the last case's, and a compositor still busy with the last case's events (a late
+     * counter answer, a queued resize) reaches this case's window through a stale XID. */
+    static unsigned spawned;
+    char xid_skip[48];
+    snprintf(xid_skip, sizeof xid_skip, "FRAMESYNC_XID_SKIP=%u", (spawned++ % 1024u) * 512u);
+    const char *env[] = {xid_skip, NULL};
+    struct spawn_opts o = {.argv = argv, .env = env, .stdin_fd = in[0], .stdout_fd = out[1], .stderr_fd = efd,
                            .keep_fd = -1};
     char pname[64];
     snprintf(pname, sizeof pname, "client %s", name);
