@@ -198,6 +198,9 @@ int compositor_start(struct compositor *c, struct xserver *x, const char *comman
     if ((ready & READY_WM) && probe_manages(c, x, deadline, err, errlen) < 0)
         return -1;
     c->ready_us = clock_now_us();
+    /* a WM that composites too takes _NET_WM_CM_S0 after WM_S0 (fake-wm does, with --ready wm):
+     * by the time it managed the probe window it has, so ask again for the report */
+    c->cm_owner = xu_selection_owner(x->conn, "_NET_WM_CM_S0");
     read_claims(c, x);
     return 0;
 }
