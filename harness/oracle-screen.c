@@ -1,7 +1,7 @@
 #include "oracle-screen.h"
 #include "clock.h"
 #include "frame-colour.h"
-#include "png.h"
+#include "pngwrite.h"
 #include "session.h"
 #include "xutil.h"
 

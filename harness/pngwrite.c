@@ -1,4 +1,4 @@
-#include "png.h"
+#include "pngwrite.h"
 
 #include <png.h>
 #include <stdio.h>

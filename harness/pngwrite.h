@@ -1,6 +1,6 @@
 /* PNG files of what the screen showed (libpng), for the reports' failure screenshots. */
-#ifndef FRAMESYNC_PNG_H
-#define FRAMESYNC_PNG_H
+#ifndef FRAMESYNC_PNGWRITE_H
+#define FRAMESYNC_PNGWRITE_H
 
 #include <stddef.h>
 #include <stdint.h>
