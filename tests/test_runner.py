@@ -110,7 +110,7 @@ def normalized_tap(text, out):
     for line in text.splitlines():
         if line.startswith("#"):
             continue
-        if skip_indented and line.startswith("     "):
+        if skip_indented and line.startswith("    "):
             continue
         skip_indented = False
         key = line.strip().split(":", 1)[0]
