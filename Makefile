@@ -1,6 +1,7 @@
 # framesync: build everything that speaks X (C11), run unit tests and the self-test.
 #   make            build harness, fake client, fake-wm
-#   make check      unit tests (cmocka) + self-test against fake-wm (every profile, every fault)
+#   make check      unit tests (cmocka), fuzz regressions, self-test against fake-wm (every profile,
+#                   every fault), leftovers, isolation, Python tests, the suite under ASan/UBSan
 #   make matrix     the suite against every installed real compositor (compositors/), gated by
 #                   baselines/; writes reports/matrix.md and .html (slow; not part of check)
 #   make clean
@@ -153,7 +154,7 @@ pytest-unit: all
 check:
 	tools/install-deps.sh
 	$(MAKE) all
-	$(MAKE) unit fuzz-replay selftest leftovers isolation pytest-unit
+	$(MAKE) unit fuzz-replay selftest leftovers isolation pytest-unit asan
 
 matrix: all
 	python3 -m runner.matrix $(MATRIX_FLAGS)
