@@ -136,6 +136,9 @@ static int probe_manages(struct compositor *c, struct xserver *x, int64_t deadli
     return 0;
 }
 
+/* how long the last compositor's selection windows may take to go away */
+#define OLD_OWNER_GONE_MS 2000
+
 int compositor_start(struct compositor *c, struct xserver *x, const char *command,
                      enum ready_kind ready, const char *log_path, int deadline_ms,
                      char *err, size_t errlen)
@@ -153,6 +156,19 @@ int compositor_start(struct compositor *c, struct xserver *x, const char *comman
     xu_watch_selection(x->conn, root, "_NET_WM_CM_S0");
     xcb_window_t wm_before = xu_selection_owner(x->conn, "WM_S0");
     xcb_window_t cm_before = xu_selection_owner(x->conn, "_NET_WM_CM_S0");
+    /* The last compositor may have exited before the server processed its connection's close:
+     * then its windows still own the selections, and the next compositor, given the same client
+     * ID range, makes windows with the same XIDs, so its ownership could not be told from the old
+     * one (it was never "ready").  Wait until the old owners are gone: woken by the XFixes
+     * selection events watched above, at most OLD_OWNER_GONE_MS. */
+    int64_t gone_by = clock_now_us() + (int64_t)OLD_OWNER_GONE_MS * 1000;
+    while ((wm_before || cm_before) && clock_now_us() < gone_by) {
+        struct pollfd pfd = {.fd = xcb_get_file_descriptor(x->conn), .events = POLLIN};
+        if (xu_drain_events(x->conn) == 0)
+            poll(&pfd, 1, 20);
+        wm_before = xu_selection_owner(x->conn, "WM_S0");
+        cm_before = xu_selection_owner(x->conn, "_NET_WM_CM_S0");
+    }
 
     const char *argv[] = {"/bin/sh", "-c", c->command, NULL};
     struct spawn_opts o = {.argv = argv, .env = (const char *const *)c->env, .stdin_fd = -1, .stdout_fd = c->log_fd,
