@@ -46,6 +46,39 @@ on a terminal a status line (done/total, failures, ETA) is shown on stderr.
 """
 
 
+NONE_WINDOW_RE = re.compile(r"^\s*(?:require\s+)?none\s.*\sfor\s+(\d+)\s*(?:ms)?\s*(?:#.*)?$")
+LATE_ANSWER_RE = re.compile(r"^\s*\S+\s+answer\s+late\s+(\d+)\b")
+
+
+def none_windows_ms(path, cache={}):
+    """The fixed waits a case file scripts: the sum of its `none ... for MS` windows (the time a
+    compositor is watched not doing something) and of its `answer late MS` delays."""
+    path = re.sub(r":\d+$", "", path)  # results.json names FILE:LINE
+    if path not in cache:
+        total = 0
+        try:
+            with open(path) as f:
+                for line in f:
+                    m = NONE_WINDOW_RE.match(line) or LATE_ANSWER_RE.match(line)
+                    if m:
+                        total += int(m.group(1))
+        except OSError:
+            pass
+        cache[path] = total
+    return cache[path]
+
+
+def mandated_ms(case):
+    """The part of a passing case's duration its clause requires: the scripted waits, and for a
+    clause about a timeout ("must not block indefinitely") the whole case, since what it measures
+    is how long the compositor holds."""
+    if case.get("verdict") != "PASS" or not case.get("file"):
+        return 0.0
+    if any(c.endswith("/not-indefinitely") for c in case.get("clauses", [])[:1]):
+        return float(case.get("duration_ms", 0) or 0)
+    return float(none_windows_ms(case["file"]))
+
+
 def die_usage(msg):
     sys.stderr.write("framesync: %s\n" % msg)
     sys.exit(EXIT_USAGE)
@@ -665,6 +698,17 @@ class Runner:
                 self.emit("# timing: wall %.2f s, sum of case durations %.2f s, speed-up %.2fx over the sum "
                           "(%d worker%s)\n" % (wall, total_ms / 1000.0, (total_ms / 1000.0) / wall if wall > 0 else 0,
                                               self.jobs, "" if self.jobs == 1 else "s"))
+                # the floor: the waits the clauses fix (none windows of the cases that ran them all),
+                # spread over the workers, plus one start-up (the slowest compositor's readiness)
+                fixed_ms = sum(mandated_ms(c) for c in doc["cases"])
+                startup_ms = max([float(x.get("ready_ms", 0) or 0) for x in doc.get("compositors", [])] or [0])
+                floor = (fixed_ms / max(1, self.jobs) + startup_ms) / 1000.0
+                if floor > 0:
+                    self.emit("# floor: %.2f s (the waits the passing cases' clauses require: none windows, late answers, measured "
+                              "hold timeouts; %.1f s in all, over %d worker%s, "
+                              "plus a start-up of %.0f ms); wall / floor = %.2f\n"
+                              % (floor, fixed_ms / 1000.0, self.jobs, "" if self.jobs == 1 else "s", startup_ms,
+                                 wall / floor))
             unemitted = len(doc["cases"]) - self.next
             if self.interrupted or self.error:
                 if unemitted > 0:
