@@ -15,6 +15,7 @@ import fnmatch
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -237,6 +238,12 @@ def main():
         print("self-test passed")
     # the plain closing line CI reads: caught faults pass, problems fail, faults without a case skip
     print("selftest: %d passed, %d failed, %d skipped" % (ncaught, failed, len(uncovered)))
+    # the runs' output stays only where it is wanted: --keep, or a failure to look into
+    if not args.keep:
+        if problems:
+            print("the runs' results are in %s" % work)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
     return 1 if problems else 0
 
 
