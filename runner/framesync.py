@@ -698,8 +698,8 @@ class Runner:
                 self.emit("# timing: wall %.2f s, sum of case durations %.2f s, speed-up %.2fx over the sum "
                           "(%d worker%s)\n" % (wall, total_ms / 1000.0, (total_ms / 1000.0) / wall if wall > 0 else 0,
                                               self.jobs, "" if self.jobs == 1 else "s"))
-                # the floor: the waits the clauses fix (none windows of the cases that ran them all),
-                # spread over the workers, plus one start-up (the slowest compositor's readiness)
+                # the floor: the waits the passing cases' clauses require (mandated_ms), spread over
+                # the workers, plus one start-up (the slowest compositor's readiness)
                 fixed_ms = sum(mandated_ms(c) for c in doc["cases"])
                 startup_ms = max([float(x.get("ready_ms", 0) or 0) for x in doc.get("compositors", [])] or [0])
                 floor = (fixed_ms / max(1, self.jobs) + startup_ms) / 1000.0

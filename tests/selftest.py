@@ -177,16 +177,15 @@ def main():
         wm = "exec %s --profile {profile} --inject %s" % (shlex.quote(FAKE_WM), name)
         out = os.path.join(work, "fault-" + name)
         rc, res, wall, output = run_suite(out, wm, profiles)
-        _, unrelated, _ = judge_fault(name, clause, res, collateral)
-        flaky = [c for c in unrelated if rerun_passes(out, wm, c)]
-        return fault, (rc, res, wall, output), flaky
+        judged = judge_fault(name, clause, res, collateral)
+        flaky = [c for c in judged[1] if rerun_passes(out, wm, c)]
+        return fault, (rc, res, wall, output), judged, flaky
 
     rows = []
     start = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for fault, (rc, res, wall, output), flaky in pool.map(one, faults):
+        for fault, (rc, res, wall, output), (caught, unrelated, stale), flaky in pool.map(one, faults):
             name, clause, what = fault
-            caught, unrelated, stale = judge_fault(name, clause, res, collateral)
             flakes.extend("fault %s: %s" % (name, describe(c)) for c in flaky)
             unrelated = [describe(c) for c in unrelated if c not in flaky]
             for c in res["cases"]:
