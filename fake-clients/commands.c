@@ -187,6 +187,42 @@ static bool cmd_configure(struct client *cl, struct cmd *cmd, int argc, char **a
     return true;
 }
 
+/* resize W H TRIGGER [hold] [within MS] (resize.c) */
+static bool cmd_resize(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra, char *msg)
+{
+    (void)extra;
+    int64_t g[2], within = 1000;
+    enum resize_trigger trigger;
+    bool hold = false;
+    if (argc < 4)
+        return bad(msg, "usage: resize W H configure|keyboard|pointer|map [hold] [within MS]", NULL);
+    for (int i = 0; i < 2; i++)
+        if (!parse_range(argv[1 + i], 1, 32767, &g[i]))
+            return bad(msg, "bad size %s (1..32767)", argv[1 + i]);
+    if (!resize_parse_trigger(argv[3], &trigger))
+        return bad(msg, "unknown trigger %s (configure, keyboard, pointer, map)", argv[3]);
+    for (int i = 4; i < argc; i++) {
+        if (!strcmp(argv[i], "hold"))
+            hold = true;
+        else if (!strcmp(argv[i], "within") && i + 1 < argc && parse_range(argv[i + 1], 1, 600000, &within))
+            i++;
+        else
+            return bad(msg, "unexpected `%s` (hold, within MS)", argv[i]);
+    }
+    if (!resize_begin(cl, argv[0], (int)g[0], (int)g[1], trigger, hold, (int)within, msg))
+        return false;
+    cmd->deferred = true;
+    return true;
+}
+
+static bool cmd_resize_end(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra, char *msg)
+{
+    (void)cmd;
+    if (!no_args(argc, argv, msg))
+        return false;
+    return resize_end(cl, extra, EXTRA_LEN);
+}
+
 static bool cmd_protocols(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra,
                           char *msg)
 {
@@ -567,7 +603,8 @@ static const struct {
     {"fill-frame", cmd_fill_frame, true},
     {"fill", cmd_fill, true},
     {"configure", cmd_configure, true},
-    {"interactive-resize", cmd_interactive_resize, true}, /* interactive.c */
+    {"resize", cmd_resize, true},
+    {"resize-end", cmd_resize_end, true},
     {"begin-update", cmd_begin_update, false},
     {"end-update", cmd_end_update, false},
     {"update", cmd_update, true},
@@ -606,6 +643,10 @@ void command_run(struct client *cl, char *line)
         record("error", "cmd=%s msg=no window (create it first)", argv[0]);
         return;
     }
+    if (resize_active(cl)) { /* the harness waits for each `done`: this is a script error */
+        record("error", "cmd=%s msg=a resize is still in progress", argv[0]);
+        return;
+    }
     struct cmd cmd = {.word = argv[0], .ncookies = 0};
     bool ok = commands[i].fn(cl, &cmd, argc, argv, extra, msg);
 
@@ -630,6 +671,8 @@ void command_run(struct client *cl, char *line)
         record("error", "cmd=%s msg=%s", argv[0], msg);
     else if (!x_ok)
         record("error", "cmd=%s msg=%s", argv[0], xmsg);
+    else if (cmd.deferred)
+        resize_poll(cl); /* its `done` comes when the WM has reacted */
     else if (extra[0])
         record("done", "cmd=%s %s", argv[0], extra);
     else

@@ -87,6 +87,8 @@ bool counter_create(struct client *cl, struct cmd *cmd, int index, int64_t init)
     k->down = alarm_create(cl, cmd, k->id, init, false);
     k->alive = true;
     k->reported = init; /* creation itself is not a change */
+    k->last_set = init; /* the initial value is the client's own too */
+    k->has_set = true;
     return true;
 }
 
@@ -97,6 +99,8 @@ void counter_set(struct client *cl, struct cmd *cmd, int index, int64_t value, c
         cmd_track(cmd, xcb_sync_set_counter_checked(cl->c, k->id, sync_int64(value)));
     else
         xcb_sync_set_counter(cl->c, k->id, sync_int64(value));
+    k->last_set = value;
+    k->has_set = true;
     record("counter-set", "index=%d value=%lld reason=%s", index, (long long)value, reason);
 }
 
@@ -145,8 +149,10 @@ void counters_on_alarm(struct client *cl, const xcb_sync_alarm_notify_event_t *e
             return;
         int64_t value = sync_value(ev->counter_value);
         if (value != k->reported) {
-            record("counter-change", "index=%d value=%lld sendevent=%d", i + 1, (long long)value,
-                   (ev->response_type & 0x80) ? 1 : 0);
+            /* self=1: the value this client itself wrote last (its own update or answer), so a
+             * case can tell the WM's writes from the client's */
+            record("counter-change", "index=%d value=%lld self=%d sendevent=%d", i + 1, (long long)value,
+                   k->has_set && k->last_set == value ? 1 : 0, (ev->response_type & 0x80) ? 1 : 0);
             k->reported = value;
         }
         alarms_rearm(cl, k, value);

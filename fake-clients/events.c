@@ -19,6 +19,8 @@ static void on_configure(struct client *cl, const xcb_configure_notify_event_t *
     if (ev->window != cl->win)
         return;
     bool resized = ev->width != cl->win_w || ev->height != cl->win_h;
+    if (resized)
+        cl->nresized++;
     cl->win_w = ev->width;
     cl->win_h = ev->height;
     if (cl->answer.state == ANSWER_WAIT_CONFIGURE)
@@ -61,10 +63,14 @@ void events_dispatch(struct client *cl, xcb_generic_event_t *ev)
         break;
     case XCB_MAP_NOTIFY:
         record("map-notify", "window=%u sendevent=%d", ((xcb_map_notify_event_t *)ev)->window, se);
+        if (((xcb_map_notify_event_t *)ev)->window == cl->win)
+            cl->nmapped++;
         break;
     case XCB_UNMAP_NOTIFY:
         record("unmap-notify", "window=%u sendevent=%d", ((xcb_unmap_notify_event_t *)ev)->window,
                se);
+        if (((xcb_unmap_notify_event_t *)ev)->window == cl->win)
+            cl->nunmapped++;
         break;
     case XCB_REPARENT_NOTIFY: {
         const xcb_reparent_notify_event_t *r = (const xcb_reparent_notify_event_t *)ev;

@@ -226,6 +226,11 @@ int main(int argc, char **argv)
         logmsg(&cl, "timerfd_create: %s", strerror(errno));
         return 1;
     }
+    cl.resize_timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (cl.resize_timerfd < 0) {
+        logmsg(&cl, "timerfd_create: %s", strerror(errno));
+        return 1;
+    }
     record("ready", "pid=%d", (int)getpid());
 
     for (;;) {
@@ -233,12 +238,15 @@ int main(int argc, char **argv)
          * (an answer's round trip): poll() would not see those, so flush first and sleep only
          * once a drain found nothing. */
         xcb_flush(cl.c);
-        if (drain_x(&cl) > 0)
+        if (drain_x(&cl) > 0) {
+            resize_poll(&cl);
             continue;
-        struct pollfd fds[3] = {{xcb_get_file_descriptor(cl.c), POLLIN, 0},
+        }
+        struct pollfd fds[4] = {{xcb_get_file_descriptor(cl.c), POLLIN, 0},
                                 {STDIN_FILENO, POLLIN, 0},
-                                {cl.timerfd, POLLIN, 0}};
-        if (poll(fds, 3, -1) < 0) {
+                                {cl.timerfd, POLLIN, 0},
+                                {cl.resize_timerfd, POLLIN, 0}};
+        if (poll(fds, 4, -1) < 0) {
             if (errno == EINTR)
                 continue;
             logmsg(&cl, "poll: %s", strerror(errno));
@@ -248,6 +256,9 @@ int main(int argc, char **argv)
             drain_x(&cl);
         if (fds[2].revents & POLLIN)
             answer_on_timer(&cl);
+        if (fds[3].revents & POLLIN)
+            resize_on_timer(&cl);
+        resize_poll(&cl);
         if (fds[1].revents)
             read_stdin(&cl);
     }

@@ -20,6 +20,8 @@ struct counter {
     xcb_sync_alarm_t up;     /* PositiveComparison at value+1 */
     xcb_sync_alarm_t down;   /* NegativeComparison at value-1 */
     int64_t reported;        /* last value reported in counter-change (dedupe) */
+    int64_t last_set;        /* the last value this client set (counter-change self=1) */
+    bool has_set;
 };
 
 enum answer_policy { ANSWER_CORRECT, ANSWER_NEVER, ANSWER_WRONG, ANSWER_LATE };
@@ -36,6 +38,38 @@ struct answer {
     enum answer_state state;
     int64_t value;  /* the last requested value (several requests: answered once, the last) */
     int64_t due_us; /* CLOCK_MONOTONIC µs deadline of the current state, 0 when none */
+};
+
+/* resize.c: one size change made the way the WM under test synchronises it (PROTOCOL.md). */
+enum resize_trigger { TRIGGER_CONFIGURE, TRIGGER_KEYBOARD, TRIGGER_POINTER, TRIGGER_MAP };
+
+enum resize_phase {
+    RESIZE_IDLE,
+    RESIZE_WAIT_GRAB,     /* _NET_WM_MOVERESIZE sent: until the WM holds the keyboard/pointer */
+    RESIZE_WAIT_UNMAP,    /* trigger map: until the window is withdrawn */
+    RESIZE_WAIT_REACTION, /* the step made: until a sync request or a new size */
+    RESIZE_SETTLE,        /* not held: until the client answered, then the resize is ended */
+};
+
+struct resize {
+    bool active;                   /* a `resize` command runs: its `done` is still to come */
+    char word[24];
+    enum resize_trigger trigger;
+    enum resize_phase phase;
+    bool hold;
+    bool open;                     /* an interactive resize is open (the WM holds its grab) */
+    enum resize_trigger open_trigger;
+    bool reacted_once;             /* the WM reacted to a step of the open resize */
+    bool continued, grab_before;
+    int target_w, target_h;
+    int start_w, start_h;          /* pointer: the size and corner when the press was made */
+    int corner_x, corner_y;
+    int jiggle;
+    int presses;
+    int64_t grab_ms;
+    int64_t began_us, due_us, step_deadline_us, grab_deadline_us;
+    uint64_t requests_before, resized_before, mapped_before, unmapped_before;
+    char how[16];
 };
 
 /* Interned once at start-up. */
@@ -69,12 +103,20 @@ struct client {
     int alarm_rearms; /* ChangeAlarms sent since command_run last looked */
 
     struct answer answer;
+
+    /* what the WM did to the window, counted for resize.c */
+    uint64_t nrequests;   /* _NET_WM_SYNC_REQUEST messages */
+    uint64_t nresized;    /* ConfigureNotify events that changed the size */
+    uint64_t nmapped, nunmapped;
+    int resize_timerfd;
+    struct resize resize;
 };
 
 /* A command in progress: the checked requests it made, so that X errors on them are reported as
  * its `error` and not as asynchronous `x-error` records. */
 struct cmd {
     const char *word;
+    bool deferred; /* the handler answers later itself (resize) */
     xcb_void_cookie_t cookies[FC_MAX_TRACKED];
     int ncookies;
 };
@@ -106,9 +148,15 @@ void counter_destroy(struct client *cl, struct cmd *cmd, int index);
 int update_counter_index(const struct client *cl);
 void counters_on_alarm(struct client *cl, const xcb_sync_alarm_notify_event_t *ev);
 
-/* interactive.c: the `interactive-resize` command (a handler of commands.c's table) */
-bool cmd_interactive_resize(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra,
-                            char *msg);
+bool resize_parse_trigger(const char *s, enum resize_trigger *out);
+/* Starts a resize step; its `done cmd=WORD ...` is recorded when it is over. */
+bool resize_begin(struct client *cl, const char *word, int w, int h, enum resize_trigger trigger, bool hold,
+                  int within_ms, char *msg);
+/* Ends an open interactive resize (Return / button release); extra gets the done fields. */
+bool resize_end(struct client *cl, char *extra, size_t len);
+bool resize_active(const struct client *cl);
+void resize_poll(struct client *cl);     /* after every batch of events */
+void resize_on_timer(struct client *cl);
 
 /* messages.c */
 void messages_on_client_message(struct client *cl, const xcb_client_message_event_t *ev);

@@ -37,6 +37,7 @@ static void on_sync_request(struct client *cl, const xcb_client_message_event_t 
     int64_t value = join64(l[2], l[3]);
     record("sync-request", "%s l0name=%s value=%lld sendevent=%d", fields, atom_name(cl, l[0]),
            (long long)value, sendevent(ev));
+    cl->nrequests++;
     answer_on_request(cl, value);
 }
 

@@ -1,0 +1,487 @@
+/* `resize W H TRIGGER [hold] [within MS]` and `resize-end`: one size change of the window, made
+ * the way the compositor under test sends sync requests for it (PROTOCOL.md).  Window managers
+ * differ in which resizes they synchronise: some every ConfigureRequest (compiz), most only their
+ * own interactive resizes, with the keyboard (mutter, metacity, marco, openbox, xfwm4) or the
+ * pointer (KWin), some at map.  The harness probes which one works and names it here:
+ *
+ *   configure  a ConfigureRequest of the client for W x H
+ *   keyboard   _NET_WM_MOVERESIZE SIZE_KEYBOARD, then XTEST arrow keys towards W x H
+ *   pointer    XTEST button press at the window's bottom-right corner, _NET_WM_MOVERESIZE
+ *              SIZE_BOTTOMRIGHT (what a toolkit sends on a press in its resize grip), then an
+ *              XTEST pointer motion to where the corner of a W x H window would be
+ *   map        withdraw the window, ConfigureWindow W x H, map it again (a WM that syncs at map)
+ *
+ * A step is one reaction of the WM: the command is `done` once the WM sent a sync request or
+ * changed the window's size (for `map`: a sync request or the MapNotify), or after MS without
+ * either (reacted=none: the harness decides what that means).  Without `hold` the resize is then
+ * finished as a user finishes it (Return, button release) once the client has answered the
+ * request (its answer policy permitting); with `hold` it stays open and the next `resize`
+ * continues it (one more key press or motion, no new _NET_WM_MOVERESIZE) until a `resize` without
+ * `hold` or `resize-end` ends it.  Everything is driven by the main loop (events and one timerfd),
+ * so the client answers sync requests while a resize runs; nothing here sleeps. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+#include <xcb/xtest.h>
+
+#include "clock.h"
+#include "fake-client.h"
+
+#define MSG_LEN 512
+#define DEFAULT_WITHIN_MS 1000
+#define GRAB_WAIT_MS 2000     /* for the WM's grab after _NET_WM_MOVERESIZE */
+#define GRAB_PROBE_US 5000    /* how often the grab is looked for meanwhile */
+#define PRESS_RETRY_MS 250    /* a first key press the WM ignores (mutter: it picks the edge) */
+#define MAX_FIRST_PRESSES 4
+#define SETTLE_MS 1000        /* at most this long for the client's answer before finishing */
+
+#define XK_Left 0xff51
+#define XK_Up 0xff52
+#define XK_Right 0xff53
+#define XK_Down 0xff54
+#define XK_Return 0xff0d
+
+#define MOVERESIZE_SIZE_BOTTOMRIGHT 4
+#define MOVERESIZE_SIZE_KEYBOARD 9
+
+static const char *const trigger_names[] = {"configure", "keyboard", "pointer", "map"};
+
+static void set_timer(struct client *cl, int64_t due_us)
+{
+    struct resize *r = &cl->resize;
+    r->due_us = due_us;
+    struct itimerspec its;
+    memset(&its, 0, sizeof its);
+    if (due_us > 0) {
+        its.it_value.tv_sec = due_us / 1000000;
+        its.it_value.tv_nsec = (due_us % 1000000) * 1000;
+    }
+    if (timerfd_settime(cl->resize_timerfd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
+        logmsg(cl, "timerfd_settime: %s", strerror(errno));
+}
+
+static void enter(struct client *cl, enum resize_phase phase, int64_t due_us)
+{
+    cl->resize.phase = phase;
+    set_timer(cl, due_us);
+}
+
+static xcb_keycode_t keycode_of(struct client *cl, uint32_t keysym)
+{
+    const xcb_setup_t *setup = xcb_get_setup(cl->c);
+    uint8_t min = setup->min_keycode, max = setup->max_keycode;
+    xcb_get_keyboard_mapping_reply_t *r = xcb_get_keyboard_mapping_reply(
+        cl->c, xcb_get_keyboard_mapping(cl->c, min, (uint8_t)(max - min + 1)), NULL);
+    if (!r)
+        return 0;
+    xcb_keysym_t *syms = xcb_get_keyboard_mapping_keysyms(r);
+    int per = r->keysyms_per_keycode;
+    xcb_keycode_t found = 0;
+    for (int k = 0; k <= max - min && !found; k++)
+        for (int j = 0; j < per && !found; j++)
+            if (syms[k * per + j] == keysym)
+                found = (xcb_keycode_t)(min + k);
+    free(r);
+    return found;
+}
+
+/* Does another client hold the keyboard (pointer) grab, i.e. has the WM entered its resize mode?
+ * The probe is a grab with the timestamp 1 (far in the past): AlreadyGrabbed is checked first, and
+ * otherwise the server refuses it (InvalidTime) or, before any grab ever happened, grants it at
+ * that old time.  A probe at CurrentTime would move the device's last-grab time to now, and a WM
+ * that then grabs with the (older) timestamp of the event it handles gets InvalidTime (xfwm4,
+ * KWin).  Grab and ungrab go back to back, so a granted probe lasts for no other request. */
+static bool grabbed_by_other(struct client *cl, bool pointer)
+{
+    uint8_t status;
+    if (pointer) {
+        xcb_grab_pointer_cookie_t ck = xcb_grab_pointer(cl->c, 0, cl->screen->root, 0, XCB_GRAB_MODE_ASYNC,
+                                                        XCB_GRAB_MODE_ASYNC, XCB_NONE, XCB_NONE, 1);
+        xcb_ungrab_pointer(cl->c, XCB_CURRENT_TIME);
+        xcb_grab_pointer_reply_t *r = xcb_grab_pointer_reply(cl->c, ck, NULL);
+        status = r ? r->status : XCB_GRAB_STATUS_INVALID_TIME;
+        free(r);
+    } else {
+        xcb_grab_keyboard_cookie_t ck = xcb_grab_keyboard(cl->c, 0, cl->screen->root, 1, XCB_GRAB_MODE_ASYNC,
+                                                          XCB_GRAB_MODE_ASYNC);
+        xcb_ungrab_keyboard(cl->c, XCB_CURRENT_TIME);
+        xcb_grab_keyboard_reply_t *r = xcb_grab_keyboard_reply(cl->c, ck, NULL);
+        status = r ? r->status : XCB_GRAB_STATUS_INVALID_TIME;
+        free(r);
+    }
+    return status == XCB_GRAB_STATUS_ALREADY_GRABBED || status == XCB_GRAB_STATUS_FROZEN;
+}
+
+static void key_click(struct client *cl, xcb_keycode_t key)
+{
+    xcb_test_fake_input(cl->c, XCB_KEY_PRESS, key, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
+    xcb_test_fake_input(cl->c, XCB_KEY_RELEASE, key, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
+    xcb_flush(cl->c);
+}
+
+static void pointer_to(struct client *cl, int x, int y)
+{
+    xcb_test_fake_input(cl->c, XCB_MOTION_NOTIFY, 0, XCB_CURRENT_TIME, cl->screen->root, (int16_t)x,
+                        (int16_t)y, 0);
+    xcb_flush(cl->c);
+}
+
+static void pointer_button(struct client *cl, bool down)
+{
+    xcb_test_fake_input(cl->c, down ? XCB_BUTTON_PRESS : XCB_BUTTON_RELEASE, 1, XCB_CURRENT_TIME, XCB_NONE,
+                        0, 0, 0);
+    xcb_flush(cl->c);
+}
+
+static void send_moveresize(struct client *cl, int x_root, int y_root, uint32_t direction, uint32_t button)
+{
+    xcb_client_message_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.response_type = XCB_CLIENT_MESSAGE;
+    ev.window = cl->win;
+    ev.format = 32;
+    ev.type = intern(cl, "_NET_WM_MOVERESIZE", false);
+    ev.data.data32[0] = (uint32_t)x_root;
+    ev.data.data32[1] = (uint32_t)y_root;
+    ev.data.data32[2] = direction;
+    ev.data.data32[3] = button;
+    ev.data.data32[4] = 1; /* source indication: a normal application */
+    xcb_send_event(cl->c, 0, cl->screen->root,
+                   XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY, (const char *)&ev);
+    xcb_flush(cl->c);
+}
+
+/* The window's bottom-right pixel in root coordinates (it may be reparented into a frame). */
+static bool corner_on_root(struct client *cl, int *x, int *y)
+{
+    xcb_translate_coordinates_reply_t *t = xcb_translate_coordinates_reply(
+        cl->c, xcb_translate_coordinates(cl->c, cl->win, cl->screen->root, (int16_t)(cl->win_w - 1),
+                                         (int16_t)(cl->win_h - 1)),
+        NULL);
+    if (!t)
+        return false;
+    *x = t->dst_x;
+    *y = t->dst_y;
+    free(t);
+    return true;
+}
+
+/* Where the pointer goes for a W x H window: the start corner plus the size change. */
+static void pointer_target(const struct resize *r, int *x, int *y)
+{
+    *x = r->corner_x + (r->target_w - r->start_w);
+    *y = r->corner_y + (r->target_h - r->start_h);
+}
+
+/* One key towards the target size: width first, then height. */
+static xcb_keycode_t key_towards(struct client *cl)
+{
+    const struct resize *r = &cl->resize;
+    uint32_t sym = r->target_w > cl->win_w ? XK_Right : r->target_w < cl->win_w ? XK_Left
+                   : r->target_h > cl->win_h ? XK_Down : r->target_h < cl->win_h ? XK_Up : XK_Right;
+    return keycode_of(cl, sym);
+}
+
+/* The WM reacted to this step: a sync request, a new size (or, for `map`, the MapNotify). */
+static bool reacted(const struct client *cl, const char **how)
+{
+    const struct resize *r = &cl->resize;
+    if (cl->nrequests != r->requests_before) {
+        *how = "request";
+        return true;
+    }
+    if (r->trigger == TRIGGER_MAP ? cl->nmapped != r->mapped_before : cl->nresized != r->resized_before) {
+        *how = r->trigger == TRIGGER_MAP ? "map" : "resize";
+        return true;
+    }
+    return false;
+}
+
+static void finish(struct client *cl, const char *how)
+{
+    struct resize *r = &cl->resize;
+    bool open = r->open;
+    enter(cl, RESIZE_IDLE, 0);
+    r->active = false;
+    round_trip(cl);
+    events_drain_queued(cl);
+    record("done", "cmd=%s trigger=%s reacted=%s presses=%d grab_ms=%lld ms=%lld open=%d", r->word,
+           trigger_names[r->trigger], how, r->presses, (long long)r->grab_ms,
+           (long long)((clock_now_us() - r->began_us) / 1000), open ? 1 : 0);
+}
+
+/* End an open interactive resize as a user does: Return, or releasing the button. */
+static void end_interactive(struct client *cl)
+{
+    struct resize *r = &cl->resize;
+    if (!r->open)
+        return;
+    if (r->open_trigger == TRIGGER_KEYBOARD) {
+        xcb_keycode_t ret = keycode_of(cl, XK_Return);
+        if (ret)
+            key_click(cl, ret);
+    } else {
+        pointer_button(cl, false);
+    }
+    r->open = false;
+}
+
+/* The step made its effect (or timed out): finish, hold, or first let the client answer. */
+static void step_over(struct client *cl, const char *how)
+{
+    struct resize *r = &cl->resize;
+    snprintf(r->how, sizeof r->how, "%s", how);
+    if (r->hold) {
+        finish(cl, how);
+        return;
+    }
+    enter(cl, RESIZE_SETTLE, clock_now_us() + (int64_t)SETTLE_MS * 1000);
+    resize_poll(cl);
+}
+
+/* The step itself: the ConfigureRequest, the key press or the motion. */
+static void make_step(struct client *cl)
+{
+    struct resize *r = &cl->resize;
+    r->requests_before = cl->nrequests;
+    r->resized_before = cl->nresized;
+    r->mapped_before = cl->nmapped;
+    switch (r->trigger) {
+    case TRIGGER_CONFIGURE: {
+        uint32_t values[] = {(uint32_t)r->target_w, (uint32_t)r->target_h};
+        xcb_configure_window(cl->c, cl->win, XCB_CONFIG_WINDOW_WIDTH | XCB_CONFIG_WINDOW_HEIGHT, values);
+        xcb_flush(cl->c);
+        break;
+    }
+    case TRIGGER_KEYBOARD:
+        key_click(cl, key_towards(cl));
+        r->presses++;
+        break;
+    case TRIGGER_POINTER: {
+        int x, y;
+        pointer_target(r, &x, &y);
+        pointer_to(cl, x + r->jiggle, y);
+        r->jiggle = !r->jiggle; /* a repeated step must still be a motion */
+        r->presses++;
+        break;
+    }
+    case TRIGGER_MAP: {
+        uint32_t values[] = {(uint32_t)r->target_w, (uint32_t)r->target_h};
+        xcb_configure_window(cl->c, cl->win, XCB_CONFIG_WINDOW_WIDTH | XCB_CONFIG_WINDOW_HEIGHT, values);
+        xcb_map_window(cl->c, cl->win);
+        xcb_flush(cl->c);
+        break;
+    }
+    }
+    int64_t now = clock_now_us();
+    /* A WM that has not reacted to anything in this resize yet may have ignored a first key
+     * press (mutter's first arrow picks the edge): press again after PRESS_RETRY_MS. */
+    bool retry = r->trigger != TRIGGER_CONFIGURE && r->trigger != TRIGGER_MAP && !r->reacted_once &&
+                 r->presses < MAX_FIRST_PRESSES;
+    enter(cl, RESIZE_WAIT_REACTION, retry ? now + PRESS_RETRY_MS * 1000 : r->step_deadline_us);
+    if (retry && r->due_us > r->step_deadline_us)
+        set_timer(cl, r->step_deadline_us);
+}
+
+/* The interactive resize is started (or continues): make the first step. */
+static void start_steps(struct client *cl)
+{
+    struct resize *r = &cl->resize;
+    r->grab_ms = (clock_now_us() - r->began_us) / 1000;
+    r->open = true;
+    r->open_trigger = r->trigger;
+    make_step(cl);
+}
+
+static void begin_keyboard(struct client *cl)
+{
+    struct resize *r = &cl->resize;
+    if (r->open && r->open_trigger == TRIGGER_KEYBOARD && grabbed_by_other(cl, false)) {
+        r->continued = true;
+        start_steps(cl);
+        return;
+    }
+    r->open = false;
+    r->reacted_once = false;
+    send_moveresize(cl, 0, 0, MOVERESIZE_SIZE_KEYBOARD, 0);
+    enter(cl, RESIZE_WAIT_GRAB, clock_now_us() + GRAB_PROBE_US);
+}
+
+static void begin_pointer(struct client *cl)
+{
+    struct resize *r = &cl->resize;
+    if (r->open && r->open_trigger == TRIGGER_POINTER) {
+        r->continued = true;
+        start_steps(cl);
+        return;
+    }
+    r->open = false;
+    r->reacted_once = false;
+    if (!corner_on_root(cl, &r->corner_x, &r->corner_y)) {
+        r->corner_x = cl->win_w - 1;
+        r->corner_y = cl->win_h - 1;
+    }
+    r->start_w = cl->win_w;
+    r->start_h = cl->win_h;
+    pointer_to(cl, r->corner_x, r->corner_y);
+    pointer_button(cl, true);
+    round_trip(cl);
+    /* The press may have given a frame window of the WM an implicit grab: then a grab seen now
+     * says nothing about the resize, and the steps are simply repeated until the WM reacts. */
+    r->grab_before = grabbed_by_other(cl, true);
+    send_moveresize(cl, r->corner_x, r->corner_y, MOVERESIZE_SIZE_BOTTOMRIGHT, 1);
+    if (r->grab_before) {
+        start_steps(cl);
+        return;
+    }
+    enter(cl, RESIZE_WAIT_GRAB, clock_now_us() + GRAB_PROBE_US);
+}
+
+static void begin_map(struct client *cl)
+{
+    struct resize *r = &cl->resize;
+    r->unmapped_before = cl->nunmapped;
+    xcb_unmap_window(cl->c, cl->win);
+    /* ICCCM 4.1.4: a withdrawal is also announced with a synthetic UnmapNotify to the root */
+    xcb_unmap_notify_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.response_type = XCB_UNMAP_NOTIFY;
+    ev.event = cl->screen->root;
+    ev.window = cl->win;
+    xcb_send_event(cl->c, 0, cl->screen->root,
+                   XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY, (const char *)&ev);
+    xcb_flush(cl->c);
+    enter(cl, RESIZE_WAIT_UNMAP, r->step_deadline_us);
+}
+
+bool resize_parse_trigger(const char *s, enum resize_trigger *out)
+{
+    for (int i = 0; i < (int)(sizeof trigger_names / sizeof trigger_names[0]); i++)
+        if (!strcmp(s, trigger_names[i])) {
+            *out = (enum resize_trigger)i;
+            return true;
+        }
+    return false;
+}
+
+bool resize_begin(struct client *cl, const char *word, int w, int h, enum resize_trigger trigger, bool hold,
+                  int within_ms, char *msg)
+{
+    struct resize *r = &cl->resize;
+    const xcb_query_extension_reply_t *xt = xcb_get_extension_data(cl->c, &xcb_test_id);
+    if ((trigger == TRIGGER_KEYBOARD || trigger == TRIGGER_POINTER) && (!xt || !xt->present)) {
+        snprintf(msg, MSG_LEN, "no XTEST extension on the server");
+        return false;
+    }
+    if (trigger == TRIGGER_KEYBOARD && !(keycode_of(cl, XK_Right) && keycode_of(cl, XK_Return))) {
+        snprintf(msg, MSG_LEN, "the keyboard map has no arrow or Return key");
+        return false;
+    }
+    if (r->open && r->open_trigger != trigger) {
+        snprintf(msg, MSG_LEN, "a %s resize is open (end it with resize-end first)", trigger_names[r->open_trigger]);
+        return false;
+    }
+    snprintf(r->word, sizeof r->word, "%s", word);
+    r->active = true;
+    r->trigger = trigger;
+    r->hold = hold;
+    r->target_w = w;
+    r->target_h = h;
+    r->presses = 0;
+    r->grab_ms = 0;
+    r->continued = false;
+    r->began_us = clock_now_us();
+    r->step_deadline_us = r->began_us + (int64_t)within_ms * 1000;
+    r->grab_deadline_us = r->began_us + (int64_t)GRAB_WAIT_MS * 1000;
+    switch (trigger) {
+    case TRIGGER_CONFIGURE: make_step(cl); break;
+    case TRIGGER_KEYBOARD: begin_keyboard(cl); break;
+    case TRIGGER_POINTER: begin_pointer(cl); break;
+    case TRIGGER_MAP: begin_map(cl); break;
+    }
+    return true;
+}
+
+bool resize_end(struct client *cl, char *extra, size_t len)
+{
+    struct resize *r = &cl->resize;
+    bool was_open = r->open;
+    const char *trigger = trigger_names[r->open_trigger];
+    end_interactive(cl);
+    snprintf(extra, len, "ended=%d trigger=%s", was_open ? 1 : 0, was_open ? trigger : "none");
+    return true;
+}
+
+bool resize_active(const struct client *cl)
+{
+    return cl->resize.active;
+}
+
+/* After every batch of events and on the timer: move the state machine on. */
+void resize_poll(struct client *cl)
+{
+    struct resize *r = &cl->resize;
+    if (!r->active)
+        return;
+    int64_t now = clock_now_us();
+    const char *how;
+    switch (r->phase) {
+    case RESIZE_IDLE:
+        return;
+    case RESIZE_WAIT_GRAB:
+        if (grabbed_by_other(cl, r->trigger == TRIGGER_POINTER)) {
+            start_steps(cl);
+            return;
+        }
+        if (now >= r->grab_deadline_us || now >= r->step_deadline_us) {
+            logmsg(cl, "resize: the WM took no %s grab within %lld ms of _NET_WM_MOVERESIZE",
+                   r->trigger == TRIGGER_POINTER ? "pointer" : "keyboard", (long long)((now - r->began_us) / 1000));
+            if (r->trigger == TRIGGER_POINTER)
+                pointer_button(cl, false);
+            finish(cl, "no-grab");
+            return;
+        }
+        if (now >= r->due_us)
+            set_timer(cl, now + GRAB_PROBE_US);
+        return;
+    case RESIZE_WAIT_UNMAP:
+        if (cl->nunmapped != r->unmapped_before) {
+            make_step(cl);
+            return;
+        }
+        if (now >= r->step_deadline_us)
+            finish(cl, "no-unmap");
+        return;
+    case RESIZE_WAIT_REACTION:
+        if (reacted(cl, &how)) {
+            r->reacted_once = true;
+            step_over(cl, how);
+            return;
+        }
+        if (now >= r->step_deadline_us) {
+            step_over(cl, "none");
+            return;
+        }
+        if (now >= r->due_us) /* the retry of a first key press or motion */
+            make_step(cl);
+        return;
+    case RESIZE_SETTLE:
+        /* finish once the client has answered (or will not), then end the interactive resize */
+        if (cl->answer.state != ANSWER_IDLE && now < r->due_us)
+            return;
+        end_interactive(cl);
+        finish(cl, r->how);
+        return;
+    }
+}
+
+void resize_on_timer(struct client *cl)
+{
+    uint64_t expirations;
+    if (read(cl->resize_timerfd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
+        logmsg(cl, "timerfd read: %s", strerror(errno));
+    resize_poll(cl);
+}
