@@ -43,7 +43,18 @@ struct parser {
     int nvars;
     clause_known_fn known;
     int checks_line;
+    bool probe;                 /* a *.probe file */
+    const char *clause;         /* the `check` line in force, NULL before the first */
+    bool in_checks;
+    int ncheck_lines;
 };
+
+static feature_known_fn feature_known;
+
+void case_set_feature_check(feature_known_fn known)
+{
+    feature_known = known;
+}
 
 static bool fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool fail(struct parser *p, const char *fmt, ...)
@@ -193,6 +204,32 @@ static bool parse_expect(struct parser *p, struct step *s, char **tok, int n)
     return true;
 }
 
+/* KEY=V KEY!=V KEY<V KEY<=V KEY>V KEY>=V; after=VAR and before=VAR name a bound record */
+static bool parse_filter(struct parser *p, const char *t, struct filter *f)
+{
+    size_t k = strcspn(t, "!=<>");
+    const char *op = t + k;
+    static const struct { const char *text; enum filter_op op; } ops[] = {
+        {"!=", FILTER_NE}, {"<=", FILTER_LE}, {">=", FILTER_GE}, {"=", FILTER_EQ}, {"<", FILTER_LT}, {">", FILTER_GT}};
+    size_t oplen = 0;
+    for (size_t j = 0; j < sizeof ops / sizeof ops[0] && !oplen; j++)
+        if (!strncmp(op, ops[j].text, strlen(ops[j].text))) {
+            f->op = ops[j].op;
+            oplen = strlen(ops[j].text);
+        }
+    const char *value = op + oplen;
+    if (k == 0 || !oplen || !*value || strpbrk(value, "=<>!"))
+        return fail(p, "expected KEY=VALUE (or != < <= > >=), found `%s`", t);
+    f->key = strndup(t, k);
+    bool order = !strcmp(f->key, "after") || !strcmp(f->key, "before");
+    if (order && (f->op != FILTER_EQ || !is_name(value) || !known_var(p, value, strlen(value))))
+        return fail(p, "`%s=` names a record bound earlier with `as`, found `%s`", f->key, t);
+    if (!order && !check_term(p, value))
+        return false;
+    f->value = strdup(value);
+    return true;
+}
+
 /* wait SRC KIND [K=V]... within MS [as VAR]  /  none SRC KIND [K=V]... for MS */
 static bool parse_wait(struct parser *p, struct step *s, char **tok, int n)
 {
@@ -205,16 +242,11 @@ static bool parse_wait(struct parser *p, struct step *s, char **tok, int n)
     s->source = strdup(tok[1]);
     s->event = strdup(tok[2]);
     int i = 3;
-    for (; i < n && strchr(tok[i], '='); i++) {
+    for (; i < n && strpbrk(tok[i], "=<>"); i++) {
         if (s->nfilters == MAX_FILTERS)
             return fail(p, "at most %d KEY=VALUE filters", MAX_FILTERS);
-        char *eq = strchr(tok[i], '=');
-        if (eq == tok[i] || !eq[1])
-            return fail(p, "expected KEY=VALUE, found `%s`", tok[i]);
-        if (!check_term(p, eq + 1))
+        if (!parse_filter(p, tok[i], &s->filters[s->nfilters]))
             return false;
-        s->filters[s->nfilters].key = strndup(tok[i], (size_t)(eq - tok[i]));
-        s->filters[s->nfilters].value = strdup(eq + 1);
         s->nfilters++;
     }
     if (i >= n || strcmp(tok[i], limit_word))
@@ -238,13 +270,24 @@ static bool parse_wait(struct parser *p, struct step *s, char **tok, int n)
     return true;
 }
 
+static bool known_feature(struct parser *p, const char *name)
+{
+    if (feature_known && !feature_known(name))
+        return fail(p, "unknown feature `%s` (the features are the probes of cases/probes/ and those listed "
+                       "in cases/README.md)", name);
+    return true;
+}
+
 static bool parse_require(struct parser *p, struct step *s, char **tok, int n)
 {
-    bool ok = (n == 2 && !strcmp(tok[1], "compositing")) ||
-              (n == 3 && (!strcmp(tok[1], "supported") || !strcmp(tok[1], "unsupported")));
-    if (!ok)
-        return fail(p, "expected `require compositing`, `require supported ATOM`, `require unsupported ATOM`, "
-                       "`require wait ...` or `require none ...`");
+    bool atom = n == 3 && (!strcmp(tok[1], "supported") || !strcmp(tok[1], "unsupported"));
+    bool reserved = n >= 2 && (!strcmp(tok[1], "supported") || !strcmp(tok[1], "unsupported") || !strcmp(tok[1], "no"));
+    bool feature = (n == 2 && is_name(tok[1]) && !reserved) || (n == 3 && !strcmp(tok[1], "no") && is_name(tok[2]));
+    if (!atom && !feature)
+        return fail(p, "expected `require FEATURE`, `require no FEATURE`, `require supported ATOM`, "
+                       "`require unsupported ATOM`, `require wait ...` or `require none ...`");
+    if (feature && !known_feature(p, tok[n - 1]))
+        return false;
     s->tokens = calloc((size_t)n, sizeof *s->tokens);
     for (int i = 0; i < n; i++)
         s->tokens[i] = strdup(tok[i]);
@@ -266,6 +309,144 @@ static char *join(char **tok, int n)
     return s;
 }
 
+/* `check CLAUSE-ID` (cases; one of the header's clauses) or `check` (probes) */
+static bool parse_check(struct parser *p, struct step *s, char **tok, int n)
+{
+    if (p->probe) {
+        if (n != 1)
+            return fail(p, "a probe's checks establish its feature: expected `check` alone");
+    } else {
+        if (n != 2)
+            return fail(p, "expected `check CLAUSE-ID` (one of the clauses of `clause:`)");
+        bool listed = false;
+        for (int i = 0; i < p->tc->nclauses; i++)
+            if (!strcmp(p->tc->clauses[i], tok[1]))
+                listed = true;
+        if (!listed)
+            return fail(p, "`check %s`: list the clause in `clause:` first (the header is the case's index)", tok[1]);
+        s->source = strdup(tok[1]);
+    }
+    p->clause = s->source;
+    s->clause = s->source;
+    p->in_checks = true;
+    p->ncheck_lines++;
+    return true;
+}
+
+/* `A resize W H [hold] [via TRIGGER]` and `A resize-end`: a size change made the way the
+ * compositor synchronises it (run.c picks the trigger from the probed features). */
+static bool check_resize(struct parser *p, char **tok, int n)
+{
+    if (!strcmp(tok[1], "resize-end"))
+        return n == 2 ? true : fail(p, "expected `%s resize-end`", tok[0]);
+    if (n < 4)
+        return fail(p, "expected `%s resize W H [hold] [via TRIGGER] [within MS]`", tok[0]);
+    for (int i = 2; i < 4; i++) {
+        char *end;
+        long v = strtol(tok[i], &end, 10);
+        if (*end || v < 1 || v > 32767)
+            return fail(p, "expected a size 1..32767 in `resize`, found `%s`", tok[i]);
+    }
+    static const char *triggers[] = {"configure", "keyboard", "pointer", "map", "driven", "held", NULL};
+    for (int i = 4; i < n; i++) {
+        if (!strcmp(tok[i], "hold"))
+            continue;
+        if (!strcmp(tok[i], "within") && i + 1 < n) { /* how long the step waits for the WM's reaction */
+            if (parse_ms(p, tok[i + 1], "within") < 0)
+                return false;
+            i++;
+            continue;
+        }
+        bool known = false;
+        for (int j = 0; triggers[j] && i + 1 < n; j++)
+            known |= !strcmp(tok[i + 1], triggers[j]);
+        if (strcmp(tok[i], "via") || !known)
+            return fail(p, "expected `hold`, `within MS` or `via configure|keyboard|pointer|map|driven|held` in `resize`, "
+                           "found `%s`", tok[i]);
+        i++;
+    }
+    return true;
+}
+
+static bool parse_command(struct parser *p, struct step *s, char **tok, int n)
+{
+    s->kind = STEP_COMMAND;
+    s->source = strdup(tok[0]);
+    if (n >= 4 && !strcmp(tok[n - 2], "as")) { /* `A counters 2 0 10 as ctr` binds the done record */
+        if (!is_name(tok[n - 1]))
+            return fail(p, "expected a name after `as`");
+        s->as = strdup(tok[n - 1]);
+        if (p->nvars < MAX_VARS && !known_var(p, s->as, strlen(s->as)))
+            p->vars[p->nvars++] = s->as;
+        n -= 2;
+    }
+    if (n < 2)
+        return fail(p, "expected a command for client `%s`", tok[0]);
+    if ((!strcmp(tok[1], "resize") || !strcmp(tok[1], "resize-end")) && !check_resize(p, tok, n))
+        return false;
+    s->command = join(tok + 1, n - 1);
+    for (int i = 1; i < n; i++) /* NAME.FIELD words are replaced by the value at run time */
+        if (strchr(tok[i], '.') && !check_term(p, tok[i]))
+            return false;
+    return true;
+}
+
+/* One step (without a `when`/`unless` prefix). */
+static bool parse_plain_step(struct parser *p, struct step *s, char **tok, int n)
+{
+    if (!strcmp(tok[0], "client")) {
+        s->kind = STEP_CLIENT;
+        if (n != 2 || !is_name(tok[1]))
+            return fail(p, "expected `client NAME`");
+        if (known_client(p, tok[1]))
+            return fail(p, "client `%s` is already declared", tok[1]);
+        if (p->nclients == MAX_CLIENTS)
+            return fail(p, "at most %d clients per case", MAX_CLIENTS);
+        s->source = strdup(tok[1]);
+        s->command = join(tok + 2, n - 2);
+        p->clients[p->nclients++] = s->source;
+        return true;
+    }
+    if (!strcmp(tok[0], "wait") || !strcmp(tok[0], "none")) {
+        s->kind = !strcmp(tok[0], "wait") ? STEP_WAIT : STEP_NONE;
+        s->setup = !p->in_checks;
+        return parse_wait(p, s, tok, n);
+    }
+    if (!strcmp(tok[0], "expect")) {
+        s->kind = STEP_EXPECT;
+        if (!p->in_checks)
+            return fail(p, "`expect` is a check: put it after a `check %s` line", p->probe ? "" : "CLAUSE-ID");
+        return parse_expect(p, s, tok + 1, n - 1);
+    }
+    if (!strcmp(tok[0], "check")) {
+        s->kind = STEP_CHECK;
+        return parse_check(p, s, tok, n);
+    }
+    if (!strcmp(tok[0], "mark")) {
+        s->kind = STEP_MARK;
+        if (n != 2 || !is_name(tok[1]))
+            return fail(p, "expected `mark NAME`");
+        s->as = strdup(tok[1]);
+        if (p->nvars < MAX_VARS && !known_var(p, s->as, strlen(s->as)))
+            p->vars[p->nvars++] = s->as;
+        return true;
+    }
+    if (!strcmp(tok[0], "require") && n > 1 && (!strcmp(tok[1], "wait") || !strcmp(tok[1], "none"))) {
+        /* require wait|none ...: an observation that decides whether the case applies */
+        s->kind = !strcmp(tok[1], "wait") ? STEP_WAIT : STEP_NONE;
+        s->precondition = true;
+        return parse_wait(p, s, tok + 1, n - 1);
+    }
+    if (!strcmp(tok[0], "require")) {
+        s->kind = STEP_REQUIRE;
+        return parse_require(p, s, tok, n);
+    }
+    if (known_client(p, tok[0]))
+        return parse_command(p, s, tok, n);
+    return fail(p, "expected a step (client, wait, none, expect, check, mark, require, when, unless, or a declared "
+                   "client's name and a command), found `%s`", tok[0]);
+}
+
 static bool parse_step(struct parser *p, char *line)
 {
     char *copy = strdup(line);
@@ -285,59 +466,33 @@ static bool parse_step(struct parser *p, char *line)
     memset(s, 0, sizeof *s);
     s->line = p->line;
     s->text = join(tok, n);
+    s->clause = p->clause;
+    char **t = tok;
     bool ok = true;
-    if (!strcmp(tok[0], "client")) {
-        s->kind = STEP_CLIENT;
-        if (n != 2 || !is_name(tok[1]))
-            ok = fail(p, "expected `client NAME`");
-        else if (known_client(p, tok[1]))
-            ok = fail(p, "client `%s` is already declared", tok[1]);
-        else if (p->nclients == MAX_CLIENTS)
-            ok = fail(p, "at most %d clients per case", MAX_CLIENTS);
-        else {
-            s->source = strdup(tok[1]);
-            s->command = join(tok + 2, n - 2);
-            p->clients[p->nclients++] = s->source;
-        }
-    } else if (!strcmp(tok[0], "wait")) {
-        s->kind = STEP_WAIT;
-        ok = parse_wait(p, s, tok, n);
-    } else if (!strcmp(tok[0], "none")) {
-        s->kind = STEP_NONE;
-        ok = parse_wait(p, s, tok, n);
-    } else if (!strcmp(tok[0], "expect")) {
-        s->kind = STEP_EXPECT;
-        ok = parse_expect(p, s, tok + 1, n - 1);
-    } else if (!strcmp(tok[0], "require") && n > 1 && (!strcmp(tok[1], "wait") || !strcmp(tok[1], "none"))) {
-        /* require wait|none ...: an observation that decides whether the case applies */
-        s->kind = !strcmp(tok[1], "wait") ? STEP_WAIT : STEP_NONE;
-        s->precondition = true;
-        ok = parse_wait(p, s, tok + 1, n - 1);
-    } else if (!strcmp(tok[0], "require")) {
-        s->kind = STEP_REQUIRE;
-        ok = parse_require(p, s, tok, n);
-    } else if (known_client(p, tok[0])) {
-        s->kind = STEP_COMMAND;
-        s->source = strdup(tok[0]);
-        if (n >= 4 && !strcmp(tok[n - 2], "as")) { /* `A counters 2 0 10 as ctr` binds the done record */
-            if (!is_name(tok[n - 1]))
-                ok = fail(p, "expected a name after `as`");
-            s->as = strdup(tok[n - 1]);
-            if (p->nvars < MAX_VARS && !known_var(p, s->as, strlen(s->as)))
-                p->vars[p->nvars++] = s->as;
+    if (!strcmp(tok[0], "when") || !strcmp(tok[0], "unless")) {
+        /* when FEATURE STEP: a step that only this kind of compositor needs (e.g. the sync request
+         * a WM sends at map); never a check, so the case checks the same on every compositor */
+        if (n < 3 || !is_name(tok[1]))
+            ok = fail(p, "expected `%s FEATURE STEP`", tok[0]);
+        else if (known_feature(p, tok[1])) {
+            s->when = strdup(tok[1]);
+            s->unless = tok[0][0] == 'u';
+            t += 2;
             n -= 2;
-        }
-        if (n < 2)
-            ok = fail(p, "expected a command for client `%s`", tok[0]);
-        else
-            s->command = join(tok + 1, n - 1);
-        for (int i = 1; ok && i < n; i++) /* NAME.FIELD words are replaced by the value at run time */
-            if (strchr(tok[i], '.'))
-                ok = check_term(p, tok[i]);
-    } else {
-        ok = fail(p, "expected a step (client, wait, none, expect, require, or a declared client's "
-                     "name and a command), found `%s`", tok[0]);
+            static const char *allowed[] = {"wait", "none", "client", NULL};
+            bool fine = known_client(p, t[0]);
+            for (int i = 0; allowed[i]; i++)
+                fine |= !strcmp(t[0], allowed[i]);
+            if (!fine)
+                ok = fail(p, "`%s` takes a command, a client, or a wait/none (which is then not a check), "
+                             "found `%s`", tok[0], t[0]);
+        } else
+            ok = false;
     }
+    if (ok)
+        ok = parse_plain_step(p, s, t, n);
+    if (ok && s->when && (s->kind == STEP_WAIT || s->kind == STEP_NONE))
+        s->setup = true;
     free(copy);
     return ok;
 }
@@ -369,7 +524,32 @@ static bool parse_header(struct parser *p, char *line)
     struct testcase *tc = p->tc;
     if (!*value)
         return fail(p, "`%s:` needs a value", key);
-    if (!strcmp(key, "case")) {
+    static const char *case_only[] = {"case", "clause", "profiles", NULL};
+    static const char *probe_only[] = {"feature", "absent", "detail", NULL};
+    for (int i = 0; case_only[i]; i++)
+        if (p->probe && !strcmp(key, case_only[i]))
+            return fail(p, "`%s:` is for cases; a probe has `feature:` and `absent:`", key);
+    for (int i = 0; probe_only[i]; i++)
+        if (!p->probe && !strcmp(key, probe_only[i]))
+            return fail(p, "`%s:` is for probes (cases/probes/*.probe)", key);
+    if (!strcmp(key, "feature")) {
+        if (tc->feature)
+            return fail(p, "`feature:` given twice");
+        if (!is_name(value))
+            return fail(p, "a feature name has letters, digits, - and _, found `%s`", value);
+        tc->feature = strdup(value);
+        char id[128];
+        snprintf(id, sizeof id, "probe/%s", value);
+        tc->id = strdup(id);
+    } else if (!strcmp(key, "absent")) {
+        if (tc->absent)
+            return fail(p, "`absent:` given twice");
+        tc->absent = strdup(value);
+    } else if (!strcmp(key, "detail")) {
+        if (tc->detail)
+            return fail(p, "`detail:` given twice");
+        tc->detail = strdup(value);
+    } else if (!strcmp(key, "case")) {
         if (tc->id)
             return fail(p, "`case:` given twice");
         for (const char *c = value; *c; c++)
@@ -417,7 +597,8 @@ static bool parse_header(struct parser *p, char *line)
         tc->checks = (int)v;
         p->checks_line = p->line;
     } else {
-        return fail(p, "unknown header `%s:` (expected case, clause, profiles, description, why, checks)", key);
+        return fail(p, "unknown header `%s:` (expected %s)", key,
+                    p->probe ? "feature, description, absent, detail, why, checks" : "case, clause, profiles, description, why, checks");
     }
     return true;
 }
@@ -426,17 +607,34 @@ static bool finish(struct parser *p)
 {
     struct testcase *tc = p->tc;
     static const char *required[] = {"case", "clause", "profiles", "description", "checks"};
+    static const char *required_probe[] = {"feature", "description", "absent", "description", "checks"};
     const void *have[] = {tc->id, tc->nclauses ? tc : NULL, tc->profiles ? tc : NULL,
                           tc->description, tc->checks ? tc : NULL};
+    const void *have_probe[] = {tc->feature, tc->description, tc->absent, tc->description, tc->checks ? tc : NULL};
     for (int i = 0; i < 5; i++)
-        if (!have[i])
-            return fail(p, "missing header `%s:`", required[i]);
+        if (!(p->probe ? have_probe : have)[i])
+            return fail(p, "missing header `%s:`", (p->probe ? required_probe : required)[i]);
+    if (p->probe)
+        tc->profiles = ALL_PROFILES; /* a probe is about the compositor, whatever the profile */
     if (tc->nsteps == 0)
         return fail(p, "a case needs steps");
+    if (!p->ncheck_lines)
+        return fail(p, "no `check` line: the checks of a case come after `check CLAUSE-ID` (what comes before "
+                       "is the set-up, which never fails the case)");
+    for (int i = 0; i < tc->nclauses; i++) { /* the header is the index of what the case checks */
+        bool checked = false;
+        for (int j = 0; j < tc->nsteps; j++)
+            checked |= tc->steps[j].kind == STEP_CHECK && tc->steps[j].source && !strcmp(tc->steps[j].source, tc->clauses[i]);
+        if (!checked) {
+            p->line = 1;
+            return fail(p, "`clause:` lists %s but no `check %s` line follows: list only the clauses the case checks",
+                        tc->clauses[i], tc->clauses[i]);
+        }
+    }
     int counted = case_count_checks(tc);
     if (counted != tc->checks) {
         p->line = p->checks_line;
-        return fail(p, "`checks: %d` but the case has %d check steps (wait, none, expect)",
+        return fail(p, "`checks: %d` but the case has %d check steps (wait, none, expect after `check`)",
                     tc->checks, counted);
     }
     return true;
@@ -446,6 +644,8 @@ struct testcase *case_parse_buffer(const char *path, const char *text, clause_kn
                                    char *err, size_t errlen)
 {
     struct parser p = {.path = path, .err = err, .errlen = errlen, .known = known};
+    size_t plen = strlen(path);
+    p.probe = plen > 6 && !strcmp(path + plen - 6, ".probe");
     p.tc = calloc(1, sizeof *p.tc);
     p.tc->path = strdup(path);
     char *buf = strdup(text);
@@ -513,7 +713,7 @@ int case_count_checks(const struct testcase *tc)
     int n = 0;
     for (int i = 0; i < tc->nsteps; i++)
         if ((tc->steps[i].kind == STEP_WAIT || tc->steps[i].kind == STEP_NONE ||
-             tc->steps[i].kind == STEP_EXPECT) && !tc->steps[i].precondition)
+             tc->steps[i].kind == STEP_EXPECT) && !tc->steps[i].precondition && !tc->steps[i].setup)
             n++;
     return n;
 }
@@ -529,6 +729,7 @@ void case_free(struct testcase *tc)
         free(s->command);
         free(s->event);
         free(s->as);
+        free(s->when);
         for (int j = 0; j < s->nfilters; j++) {
             free(s->filters[j].key);
             free(s->filters[j].value);
@@ -544,5 +745,8 @@ void case_free(struct testcase *tc)
     free(tc->id);
     free(tc->description);
     free(tc->why);
+    free(tc->feature);
+    free(tc->absent);
+    free(tc->detail);
     free(tc);
 }

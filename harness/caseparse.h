@@ -17,16 +17,22 @@ int profile_parse(const char *name); /* bit, or 0 */
 
 enum step_kind {
     STEP_CLIENT,    /* client NAME [ARGS]         start a fake client */
-    STEP_COMMAND,   /* NAME CMD ARGS...           a fake-client command */
+    STEP_COMMAND,   /* NAME CMD ARGS...           a fake-client command (also `resize`) */
     STEP_WAIT,      /* wait SRC KIND [K=V]... within MS [as VAR] */
     STEP_NONE,      /* none SRC KIND [K=V]... for MS */
     STEP_EXPECT,    /* expect EXPR */
-    STEP_REQUIRE,   /* require supported ATOM | require compositing (require wait/none: a WAIT/NONE
-                       step with `precondition` set) */
+    STEP_REQUIRE,   /* require FEATURE | require no FEATURE | require supported ATOM | require
+                       unsupported ATOM (require wait/none: a WAIT/NONE step with `precondition`) */
+    STEP_CHECK,     /* check CLAUSE-ID: the checks that follow check this clause */
+    STEP_MARK,      /* mark NAME: a point in the timeline, bound to NAME (for after=/before=) */
 };
+
+/* KEY=V KEY!=V KEY<V KEY<=V KEY>V KEY>=V; `after=VAR` / `before=VAR` compare timeline order */
+enum filter_op { FILTER_EQ, FILTER_NE, FILTER_LT, FILTER_LE, FILTER_GT, FILTER_GE };
 
 struct filter {
     char *key;
+    enum filter_op op;
     char *value;   /* a term: number, atom name, VAR.FIELD, or literal text */
 };
 
@@ -43,13 +49,23 @@ struct step {
     char *as;              /* WAIT: bind the record to this name */
     bool precondition;     /* WAIT/NONE written `require wait|none ...`: when it does not hold, the
                               case does not apply (SKIP with what was seen); not a check */
+    bool setup;            /* WAIT/NONE before the first `check` line (or under `when`): what the
+                              scenario needs to go on; when it does not hold the case is
+                              UNRESOLVED (it cannot tell), never a FAIL; not a check */
+    const char *clause;    /* checks: the clause of the `check` line above (STEP_CHECK: its own) */
+    char *when;            /* `when FEATURE STEP` / `unless FEATURE STEP`: run STEP only if the
+                              compositor has (does not have) FEATURE */
+    bool unless;
     char **tokens;         /* EXPECT / REQUIRE: the expression's tokens */
     int ntokens;
 };
 
 struct testcase {
     char *path;
-    char *id;
+    char *id;              /* cases: `case:`; probes: "probe/" + the feature */
+    char *feature;         /* probes (*.probe): the feature the probe establishes */
+    char *absent;          /* probes: why a case needing the feature does not apply without it */
+    char *detail;          /* probes: what is reported when present ({EXPR} of bound records) */
     char *clauses[MAX_CLAUSES];
     int nclauses;
     unsigned profiles;
@@ -62,15 +78,21 @@ struct testcase {
 
 /* Validates clause IDs against this list when non-NULL (see catalog.h). */
 typedef bool (*clause_known_fn)(const char *id);
+/* Validates feature names (`require FEATURE`, `when FEATURE`) when non-NULL (see features.h). */
+typedef bool (*feature_known_fn)(const char *name);
+void case_set_feature_check(feature_known_fn known);
 
-/* Parses one file.  On error returns NULL and writes "FILE:LINE: what was expected" to err. */
+/* Parses one file: a case (*.case) or a feature probe (*.probe: `feature:` instead of `case:`,
+ * `clause:` and `profiles:`).  On error returns NULL and writes "FILE:LINE: what was expected"
+ * to err. */
 struct testcase *case_parse_file(const char *path, clause_known_fn known, char *err, size_t errlen);
-/* Same from a buffer (unit tests, fuzzing); path is only used in messages. */
+/* Same from a buffer (unit tests, fuzzing); path is only used in messages (and a path ending in
+ * .probe parses a probe). */
 struct testcase *case_parse_buffer(const char *path, const char *text, clause_known_fn known,
                                    char *err, size_t errlen);
 void case_free(struct testcase *tc);
 
-/* Number of check steps (wait, none, expect). */
+/* Number of check steps (wait, none, expect after a `check` line). */
 int case_count_checks(const struct testcase *tc);
 
 #endif

@@ -130,8 +130,8 @@ int compositor_profile_parse(const char *path, struct compositor_profile *p, cha
                 rc = fail(err, errlen, path, lineno, "a second `ready:` (one is allowed)");
                 break;
             }
-            if (strcmp(value, "wm") && strcmp(value, "cm") && strcmp(value, "wm+cm")) {
-                rc = fail(err, errlen, path, lineno, "`ready:` takes wm, cm or wm+cm, not `%s`", value);
+            if (strcmp(value, "wm") && strcmp(value, "cm") && strcmp(value, "wm+cm") && strcmp(value, "auto")) {
+                rc = fail(err, errlen, path, lineno, "`ready:` takes wm, cm, wm+cm or auto, not `%s`", value);
                 break;
             }
             snprintf(p->ready, sizeof p->ready, "%s", value);
@@ -145,6 +145,18 @@ int compositor_profile_parse(const char *path, struct compositor_profile *p, cha
                 break;
             }
             p->composites = !strcmp(value, "yes");
+        } else if (!strcmp(key, "resize-trigger")) {
+            if (p->resize_trigger[0]) {
+                rc = fail(err, errlen, path, lineno, "a second `resize-trigger:` (one is allowed)");
+                break;
+            }
+            if (strcmp(value, "configure") && strcmp(value, "keyboard") && strcmp(value, "pointer") &&
+                strcmp(value, "map")) {
+                rc = fail(err, errlen, path, lineno, "`resize-trigger:` takes configure, keyboard, pointer or map, not `%s`",
+                          value);
+                break;
+            }
+            snprintf(p->resize_trigger, sizeof p->resize_trigger, "%s", value);
         } else if (!strcmp(key, "packages")) {
             snprintf(p->packages, sizeof p->packages, "%s", value);
         } else if (!strcmp(key, "binary")) {
@@ -154,7 +166,7 @@ int compositor_profile_parse(const char *path, struct compositor_profile *p, cha
             snprintf(p->notes + o, sizeof p->notes - o, "%s%s", o ? " " : "", value);
         } else {
             rc = fail(err, errlen, path, lineno,
-                      "unknown key `%s:` (expected command, env, ready, composites, packages, binary or notes)",
+                      "unknown key `%s:` (expected command, env, ready, composites, resize-trigger, packages, binary or notes)",
                       key);
             break;
         }

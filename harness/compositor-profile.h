@@ -16,7 +16,8 @@ struct compositor_profile {
     char command[2048];
     char *env[CP_MAX_ENV];   /* NAME=VALUE templates ({tmpdir}, {root} not yet replaced) */
     int nenv;
-    char ready[8];           /* wm, cm, wm+cm */
+    char ready[8];           /* wm, cm, wm+cm, auto */
+    char resize_trigger[16]; /* configure, keyboard, pointer, map, or "" (probed) */
     bool composites;
     char packages[512];
     char binary[256];        /* blank-separated programs; derived from command when not given */

@@ -21,6 +21,8 @@ int parse_ready_kind(const char *s, enum ready_kind *out)
         *out = READY_CM;
     else if (!strcmp(s, "wm+cm"))
         *out = READY_BOTH;
+    else if (!strcmp(s, "auto"))
+        *out = READY_AUTO;
     else
         return -1;
     return 0;
@@ -38,8 +40,8 @@ static xcb_window_t valid_check_window(xcb_connection_t *conn, xcb_window_t root
     return XCB_NONE;
 }
 
-static bool is_ready(struct compositor *c, struct xserver *x, xcb_window_t wm_before,
-                     xcb_window_t cm_before)
+/* What the new compositor has taken so far: READY_WM, READY_CM, both or 0. */
+static unsigned taken(struct compositor *c, struct xserver *x, xcb_window_t wm_before, xcb_window_t cm_before)
 {
     xcb_window_t root = x->screen->root;
     c->wm_owner = xu_selection_owner(x->conn, "WM_S0");
@@ -47,7 +49,14 @@ static bool is_ready(struct compositor *c, struct xserver *x, xcb_window_t wm_be
     c->check_window = valid_check_window(x->conn, root);
     bool wm = c->wm_owner && c->wm_owner != wm_before && c->check_window;
     bool cm = c->cm_owner && c->cm_owner != cm_before;
-    return (!(c->ready & READY_WM) || wm) && (!(c->ready & READY_CM) || cm);
+    return (wm ? READY_WM : 0) | (cm ? READY_CM : 0);
+}
+
+/* auto: whichever role it takes first is enough to start with (a WM, a compositor, or both) */
+static bool is_ready(struct compositor *c, unsigned have, enum ready_kind want)
+{
+    (void)c;
+    return want == READY_AUTO ? have != 0 : (have & (unsigned)want) == (unsigned)want;
 }
 
 static void read_claims(struct compositor *c, struct xserver *x)
@@ -136,6 +145,33 @@ static int probe_manages(struct compositor *c, struct xserver *x, int64_t deadli
     return 0;
 }
 
+/* Waits (woken by X events, re-checking every READY_RECHECK_MS) until the compositor holds the
+ * roles `want` asks for; -1 when the deadline passed, it exited or the run was interrupted. */
+static int wait_for_roles(struct compositor *c, struct xserver *x, xcb_window_t wm_before, xcb_window_t cm_before,
+                          enum ready_kind want, int64_t deadline, unsigned *have)
+{
+    int xfd = xcb_get_file_descriptor(x->conn);
+    while (!is_ready(c, *have = taken(c, x, wm_before, cm_before), want)) {
+        proc_handle_signals();
+        if (c->proc->exited || proc_interrupted())
+            return -1;
+        int64_t left = (deadline - clock_now_us()) / 1000;
+        if (left <= 0)
+            return -1;
+        /* Events that arrived during taken()'s round trips are in xcb's queue, not in the
+         * socket, so poll() would not see them: re-check at once when there were any.  The
+         * periodic re-check covers a WM whose readiness sends this connection no event. */
+        if (xu_drain_events(x->conn) > 0)
+            continue;
+        struct pollfd pfd[2] = {{.fd = xfd, .events = POLLIN}, {.fd = proc_signal_fd(), .events = POLLIN}};
+        poll(pfd, 2, left + 1 < READY_RECHECK_MS ? (int)left + 1 : READY_RECHECK_MS);
+    }
+    return 0;
+}
+
+/* auto readiness: how long the second role (WM or compositor) may take after the first */
+#define AUTO_SECOND_ROLE_MS 1000
+
 /* how long the last compositor's selection windows may take to go away */
 #define OLD_OWNER_GONE_MS 2000
 
@@ -182,35 +218,36 @@ int compositor_start(struct compositor *c, struct xserver *x, const char *comman
     grabwatch_target(c->proc->pid); /* a server grab, even while it starts, is bounded */
     c->starts++;
     int64_t deadline = c->start_us + (int64_t)deadline_ms * 1000;
-    int xfd = xcb_get_file_descriptor(x->conn);
-    while (!is_ready(c, x, wm_before, cm_before)) {
-        proc_handle_signals();
-        if (c->proc->exited) {
-            describe_failure(c, "exited before it was ready", err, errlen);
-            return -1;
-        }
-        if (proc_interrupted()) {
+    unsigned have = 0;
+    if (wait_for_roles(c, x, wm_before, cm_before, ready, deadline, &have) < 0) {
+        char what[160];
+        if (proc_interrupted())
             snprintf(err, errlen, "interrupted while waiting for the compositor");
-            return -1;
-        }
-        int64_t left = (deadline - clock_now_us()) / 1000;
-        if (left <= 0) {
-            char what[128];
+        else if (c->proc->exited)
+            describe_failure(c, "exited before it was ready", err, errlen);
+        else {
             snprintf(what, sizeof what, "was not ready after %d ms (%s)", deadline_ms,
                      ready == READY_CM ? "no _NET_WM_CM_S0 owner"
                      : ready == READY_WM ? "no WM_S0 owner with a valid _NET_SUPPORTING_WM_CHECK"
+                     : ready == READY_AUTO ? "neither a WM_S0 owner with a valid _NET_SUPPORTING_WM_CHECK nor a "
+                                             "_NET_WM_CM_S0 owner"
                      : "WM_S0 owner, _NET_SUPPORTING_WM_CHECK and _NET_WM_CM_S0 owner wanted");
             describe_failure(c, what, err, errlen);
+        }
+        return -1;
+    }
+    /* auto: a compositing WM takes the two selections one after the other (KWin: the compositor
+     * hundreds of ms after the WM), so give the other role AUTO_SECOND_ROLE_MS to follow */
+    if (ready == READY_AUTO && have != READY_BOTH) {
+        int64_t second = clock_now_us() + (int64_t)AUTO_SECOND_ROLE_MS * 1000;
+        wait_for_roles(c, x, wm_before, cm_before, READY_BOTH, second < deadline ? second : deadline, &have);
+        if (c->proc->exited) {
+            describe_failure(c, "exited while it started", err, errlen);
             return -1;
         }
-        /* Events that arrived during is_ready()'s round trips are in xcb's queue, not in the
-         * socket, so poll() would not see them: re-check at once when there were any.  The
-         * periodic re-check covers a WM whose readiness sends this connection no event. */
-        if (xu_drain_events(x->conn) > 0)
-            continue;
-        struct pollfd pfd[2] = {{.fd = xfd, .events = POLLIN}, {.fd = proc_signal_fd(), .events = POLLIN}};
-        poll(pfd, 2, left + 1 < READY_RECHECK_MS ? (int)left + 1 : READY_RECHECK_MS);
     }
+    c->ready = ready == READY_AUTO ? (enum ready_kind)have : ready;
+    ready = c->ready;
     if ((ready & READY_WM) && probe_manages(c, x, deadline, err, errlen) < 0)
         return -1;
     c->ready_us = clock_now_us();

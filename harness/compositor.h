@@ -11,11 +11,12 @@ enum ready_kind {
     READY_WM = 1,          /* WM_S0 owned, _NET_SUPPORTING_WM_CHECK valid */
     READY_CM = 2,          /* _NET_WM_CM_S0 owned */
     READY_BOTH = 3,
+    READY_AUTO = 4,        /* whichever it takes first; the other too if it follows within 1 s */
 };
 
 struct compositor {
     char command[2048];       /* after {profile} substitution */
-    enum ready_kind ready;
+    enum ready_kind ready;    /* after start: what it was found to be (auto resolved) */
     char **env;               /* extra NAME=VALUE for it (compositors/NAME.conf env:), or NULL */
     struct proc *proc;
     char log_path[512];

@@ -205,15 +205,59 @@ enum expr_status expr_eval(const struct expr_env *env, char *const *tok, int n, 
     return ok ? EXPR_TRUE : EXPR_FALSE;
 }
 
-bool expr_filter_matches(const struct expr_env *env, const struct record *r, const char *key,
-                         const char *term)
+int expr_value(const struct expr_env *env, char *const *tokens, int n, value_t *out, char *err, size_t len)
 {
+    char shown[8] = "";
+    if (n < 1 || n % 2 == 0) {
+        snprintf(err, len, "expected VALUE [OP VALUE]...");
+        return -1;
+    }
+    for (int i = 1; i < n; i += 2)
+        if (strlen(tokens[i]) != 1 || !strchr("+-*/%", tokens[i][0])) {
+            snprintf(err, len, "expected an operator (+ - * / %%), found `%s`", tokens[i]);
+            return -1;
+        }
+    return eval_side(env, tokens, n, out, shown, 0, err, len);
+}
+
+static bool compare(value_t a, enum filter_op op, value_t b)
+{
+    switch (op) {
+    case FILTER_EQ: return a == b;
+    case FILTER_NE: return a != b;
+    case FILTER_LT: return a < b;
+    case FILTER_LE: return a <= b;
+    case FILTER_GT: return a > b;
+    case FILTER_GE: return a >= b;
+    }
+    return false;
+}
+
+bool expr_filter_matches(const struct expr_env *env, const struct record *r, const char *key,
+                         enum filter_op op, const char *term)
+{
+    /* after=VAR / before=VAR: the record's place in the timeline against the named record's */
+    if (!strcmp(key, "after") || !strcmp(key, "before")) {
+        const struct record *other = env->lookup(env->ctx, term, strlen(term));
+        if (!other)
+            return false;
+        return key[0] == 'a' ? r->seq > other->seq : r->seq < other->seq;
+    }
     const char *have = record_get(r, key);
     if (!have)
         return false;
     value_t hv, want;
     char err[128];
     if (parse_integer(have, &hv) && expr_term(env, term, &want, err, sizeof err) == 0)
-        return hv == want;
-    return !strcmp(have, term);
+        return compare(hv, op, want);
+    /* text: only equality makes sense; a VAR.FIELD term stands for that field's text */
+    const char *text = term, *dot = strchr(term, '.');
+    if (dot && env->lookup) {
+        const struct record *other = env->lookup(env->ctx, term, (size_t)(dot - term));
+        const char *field = other ? record_get(other, dot + 1) : NULL;
+        if (field)
+            text = field;
+    }
+    int c = strcmp(have, text);
+    return op == FILTER_EQ ? c == 0 : op == FILTER_NE ? c != 0 : false;
 }

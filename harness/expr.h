@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "caseparse.h"
 #include "timeline.h"
 
 typedef __int128 value_t;
@@ -27,9 +28,13 @@ enum expr_status expr_eval(const struct expr_env *env, char *const *tokens, int 
                            char *explain, size_t len);
 /* One term; returns -1 (with a message in err) when it has no value. */
 int expr_term(const struct expr_env *env, const char *term, value_t *out, char *err, size_t len);
-/* Does the record's field equal the filter's term (numerically if both are numbers)? */
+/* An arithmetic expression (VALUE [OP VALUE]...); -1 with err when it has no value. */
+int expr_value(const struct expr_env *env, char *const *tokens, int n, value_t *out, char *err, size_t len);
+/* Does the record's field compare with the filter's term as op says (numerically if both are
+ * numbers, else as text: only = and !=)?  Keys after/before compare the record's timeline position
+ * with the record bound to the name in term. */
 bool expr_filter_matches(const struct expr_env *env, const struct record *r, const char *key,
-                         const char *term);
+                         enum filter_op op, const char *term);
 /* Decimal rendering of a 128-bit value. */
 const char *value_str(value_t v, char *buf, size_t len);
 bool parse_integer(const char *s, value_t *out);

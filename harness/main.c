@@ -1,12 +1,15 @@
 /* framesync: runs the cases in cases/ against one compositor under test and writes TAP.
  * Usage and the case format: README.md and cases/README.md. */
+#include "caselog.h"
 #include "catalog.h"
 #include "caseparse.h"
 #include "clock.h"
 #include "compositor.h"
 #include "grabwatch.h"
 #include "compositor-profile.h"
+#include "features.h"
 #include "oracles.h"
+#include "probe.h"
 #include "proc.h"
 #include "results.h"
 #include "run.h"
@@ -46,6 +49,9 @@ struct options {
     int shard, nshards;          /* run only items k with k % nshards == shard */
     struct compositor_profile wm_profile; /* --wm NAME: compositors/NAME.conf */
     int wm_named;                /* 1 when --wm named one */
+    const char *features_file;   /* --features FILE: the probed table (the runner's probe pass) */
+    bool probe_only;             /* --probe: probe the compositor(s), write features.tsv, run no case */
+    const char *resize_trigger;  /* --resize-trigger T (or resize-trigger: of the conf) */
 };
 
 static void usage(FILE *f)
@@ -56,8 +62,15 @@ static void usage(FILE *f)
           "                      \"fake-wm/fake-wm --profile {profile}\"); a NAME of\n"
           "                      compositors/NAME.conf runs that compositor (--list-wms)\n"
           "  --list-wms          list the named compositors: installed or not, what they composite\n"
-          "  --ready wm|cm|wm+cm when it is ready: WM_S0 + _NET_SUPPORTING_WM_CHECK (wm),\n"
-          "                      _NET_WM_CM_S0 (cm), or both (default: wm, wm+cm for fake-wm)\n"
+          "  --ready wm|cm|wm+cm|auto  when it is ready: WM_S0 + _NET_SUPPORTING_WM_CHECK (wm),\n"
+          "                      _NET_WM_CM_S0 (cm), both, or auto (the default: whichever it\n"
+          "                      takes first, then the other if it follows within 1 s)\n"
+          "  --resize-trigger T  how `A resize` makes it send sync requests: configure, keyboard,\n"
+          "                      pointer or map (default: what the probes find works)\n"
+          "  --probe             probe what the compositor implements (cases/probes/), print the\n"
+          "                      feature table, write OUT/features.tsv, run no case\n"
+          "  --features FILE     take the feature table from FILE (a --probe run's features.tsv)\n"
+          "                      instead of probing\n"
           "  --wm-timeout MS     how long it may take to become ready (default 15000)\n"
           "  --profile P         ewmh-1.5, draft-2011 or de-facto; repeat or comma-separate\n"
           "                      (default: all three)\n"
@@ -105,6 +118,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"timeout-scale", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},
         {"shard", required_argument, 0, 'S'},     {"coverage", no_argument, 0, 'C'},
         {"list-wms", no_argument, 0, 'W'},        {"case-timeout", required_argument, 0, 'K'},
+        {"probe", no_argument, 0, 'P'},           {"features", required_argument, 0, 'F'},
+        {"resize-trigger", required_argument, 0, 'R'},
         {0, 0, 0, 0}};
     opterr = 0;
     int ch;
@@ -115,12 +130,23 @@ static int parse_options(int argc, char **argv, struct options *o)
         case 'r': {
             enum ready_kind k;
             if (parse_ready_kind(optarg, &k) < 0) {
-                fprintf(stderr, "framesync: --ready takes wm, cm or wm+cm, not `%s`\n", optarg);
+                fprintf(stderr, "framesync: --ready takes wm, cm, wm+cm or auto, not `%s`\n", optarg);
                 return -1;
             }
             o->ready = optarg;
             break;
         }
+        case 'P': o->probe_only = true; break;
+        case 'F': o->features_file = optarg; break;
+        case 'R':
+            if (strcmp(optarg, "configure") && strcmp(optarg, "keyboard") && strcmp(optarg, "pointer") &&
+                strcmp(optarg, "map")) {
+                fprintf(stderr, "framesync: --resize-trigger takes configure, keyboard, pointer or map, not `%s`\n",
+                        optarg);
+                return -1;
+            }
+            o->resize_trigger = optarg;
+            break;
         case 'T':
             o->wm_timeout_ms = (int)strtol(optarg, &end, 10);
             if (*end || o->wm_timeout_ms <= 0) {
@@ -178,6 +204,8 @@ static int parse_options(int argc, char **argv, struct options *o)
         o->wm = o->wm_profile.command;
         if (!o->ready)
             o->ready = o->wm_profile.ready;
+        if (!o->resize_trigger && o->wm_profile.resize_trigger[0])
+            o->resize_trigger = o->wm_profile.resize_trigger;
     }
     return 0;
 }
@@ -187,12 +215,17 @@ static int parse_options(int argc, char **argv, struct options *o)
 static char **found_paths;
 static int nfound;
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n > m && !strcmp(s + n - m, suffix);
+}
+
 static int collect(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
     (void)st;
     (void)ftw;
-    size_t n = strlen(path);
-    if (type == FTW_F && n > 5 && !strcmp(path + n - 5, ".case")) {
+    if (type == FTW_F && (ends_with(path, ".case") || ends_with(path, ".probe"))) {
         found_paths = realloc(found_paths, (size_t)(nfound + 1) * sizeof *found_paths);
         found_paths[nfound++] = strdup(path);
     }
@@ -204,8 +237,9 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Parses every case; reports every malformed file, not just the first. */
-static int load_cases(const char *dir, struct testcase ***out)
+/* Parses every probe, then every case (whose `require` lines name the probes' features);
+ * reports every malformed file, not just the first. */
+static int load_cases(const char *dir, struct testcase ***out, struct testcase ***probes_out, int *nprobes)
 {
     if (nftw(dir, collect, 16, FTW_PHYS) < 0) {
         fprintf(stderr, "framesync: cannot read the case folder %s: %s\n", dir, strerror(errno));
@@ -213,9 +247,40 @@ static int load_cases(const char *dir, struct testcase ***out)
     }
     qsort(found_paths, (size_t)nfound, sizeof *found_paths, cmp_str);
     struct testcase **cases = calloc((size_t)nfound + 1, sizeof *cases);
-    int bad = 0, n = 0;
+    struct testcase **probes = calloc((size_t)nfound + 1, sizeof *probes);
+    int bad = 0, n = 0, np = 0;
     for (int i = 0; i < nfound; i++) {
+        if (!ends_with(found_paths[i], ".probe"))
+            continue;
         char err[1024];
+        struct testcase *tc = case_parse_file(found_paths[i], NULL, err, sizeof err);
+        if (!tc) {
+            fprintf(stderr, "framesync: %s\n", err);
+            bad++;
+            continue;
+        }
+        features_register_probe(tc->feature);
+        probes[np++] = tc;
+    }
+    char err[1024];
+    if (probes_order(probes, np, err, sizeof err) < 0) {
+        fprintf(stderr, "framesync: %s\n", err);
+        bad++;
+    }
+    case_set_feature_check(features_known);
+    for (int i = 0; i < np; i++) { /* a probe's own `require` lines name features too */
+        struct testcase *again = case_parse_file(probes[i]->path, NULL, err, sizeof err);
+        if (!again) {
+            fprintf(stderr, "framesync: %s\n", err);
+            bad++;
+        }
+        case_free(again);
+    }
+    *probes_out = probes;
+    *nprobes = np;
+    for (int i = 0; i < nfound; i++) {
+        if (!ends_with(found_paths[i], ".case"))
+            continue;
         struct testcase *tc = case_parse_file(found_paths[i], catalog_current_knows, err, sizeof err);
         if (!tc) {
             fprintf(stderr, "framesync: %s\n", err);
@@ -284,38 +349,6 @@ static void case_log_prefix(const char *out, const struct testcase *tc, enum pro
     snprintf(buf, len, "%s/logs/%s/%s", out, profile_name(p), id);
 }
 
-/* The per-case log: verdict, timeline, and what the compositor printed meanwhile. */
-static void write_case_log(const char *path, const struct testcase *tc, enum profile p,
-                           const struct result *r, const struct session *s, const struct compositor *wm,
-                           off_t wm_log_from)
-{
-    FILE *f = fopen(path, "we");
-    if (!f)
-        return;
-    fprintf(f, "case:     %s [%s]\nfile:     %s\nclause:   %s\nverdict:  %s\n", tc->id, profile_name(p),
-            tc->path, tc->clauses[0], verdict_name(r->verdict));
-    if (r->reason[0])
-        fprintf(f, "reason:   %s\n", r->reason);
-    if (r->expected[0])
-        fprintf(f, "expected: %s\n", r->expected);
-    if (r->observed[0])
-        fprintf(f, "observed: %s\n", r->observed);
-    fprintf(f, "checks:   %d of %d ran\ncompositor: %s\n\ntimeline:\n", r->checks_run, tc->checks, wm->command);
-    timeline_print(&s->tl, f, "  ", r->mark_seq);
-    fprintf(f, "\ncompositor output during the case (%s):\n", wm->log_path);
-    FILE *wl = fopen(wm->log_path, "r");
-    if (wl) {
-        fseek(wl, wm_log_from, SEEK_SET);
-        char line[2048];
-        while (fgets(line, sizeof line, wl))
-            fprintf(f, "  %s", line);
-        fclose(wl);
-    }
-    for (int i = 0; i < s->nclients; i++)
-        fprintf(f, "fake client %s log: %s\n", s->clients[i].name, s->clients[i].stderr_path);
-    fclose(f);
-}
-
 /* ---- the run ---- */
 
 struct runner {
@@ -334,7 +367,54 @@ struct runner {
     struct oracle *oracles[MAX_ORACLES];
     int noracles;
     struct results *results;
+    struct testcase **probes;       /* cases/probes/NAME.probe, in the order they must run */
+    int nprobes;
+    struct features known[4];       /* the feature table of each compositor command of the run */
+    int nknown;
+    struct features *features;      /* the running compositor's */
 };
+
+static struct run_env make_env(struct runner *r)
+{
+    struct options *o = r->o;
+    return (struct run_env){.x = &r->x, .wm = &r->wm, .client_binary = r->client_binary,
+                            .timeout_scale = o->timeout_scale, .oracles = r->oracles, .noracles = r->noracles,
+                            .case_timeout_ms = o->case_timeout_ms ? o->case_timeout_ms : (int)(120000 * o->timeout_scale),
+                            .features = r->features};
+}
+
+static void tap_line(void *ctx, const char *text)
+{
+    tap_comment(ctx, "%s", text);
+}
+
+/* The feature table of the running compositor: from an earlier start of the same command, from
+ * --features, or probed now (its logs under logs/probes/PROFILE/). */
+static void find_features(struct runner *r, enum profile p)
+{
+    for (int i = 0; i < r->nknown; i++)
+        if (!strcmp(r->known[i].command, r->wm.command)) {
+            r->features = &r->known[i];
+            return;
+        }
+    struct features *fs = &r->known[r->nknown < 4 ? r->nknown++ : 3];
+    snprintf(fs->named_trigger, sizeof fs->named_trigger, "%s", r->o->resize_trigger ? r->o->resize_trigger : "");
+    features_init(fs, r->wm.command);
+    r->features = fs;
+    char err[1024];
+    int found = r->o->features_file ? features_read_tsv(r->o->features_file, r->wm.command, fs, err, sizeof err) : 0;
+    if (found < 0)
+        tap_comment(&r->tap, "%s: probing instead", err);
+    if (found <= 0) {
+        char dir[PATH_MAX + 64];
+        snprintf(dir, sizeof dir, "%s/logs/probes/%s", r->o->out_dir, profile_name(p));
+        mkdir_p(dir, 0755);
+        struct run_env env = make_env(r);
+        probes_run(r->probes, r->nprobes, &env, fs, r->client_binary, dir, p);
+    }
+    features_print(fs, tap_line, &r->tap);
+    results_features(r->results, fs);
+}
 
 static void wm_command_for(const struct runner *r, enum profile p, char *buf, size_t len)
 {
@@ -386,7 +466,7 @@ static bool ensure_compositor(struct runner *r, enum profile p, char *why, size_
         snprintf(why, len, "%s", r->wm_failed_reason);
         return false;
     }
-    enum ready_kind ready = r->o->wm ? READY_WM : READY_BOTH;
+    enum ready_kind ready = READY_AUTO;
     if (r->o->ready)
         parse_ready_kind(r->o->ready, &ready);
     int tries = r->wm.starts;
@@ -404,6 +484,7 @@ static bool ensure_compositor(struct runner *r, enum profile p, char *why, size_
     r->wm_running = true;
     print_claims(r);
     results_compositor(r->results, &r->wm, p);
+    find_features(r, p);
     return true;
 }
 
@@ -441,11 +522,43 @@ static int interrupted(struct runner *r)
     return 128 + proc_interrupted();
 }
 
+/* --probe: start the compositor of each selected profile (a named or plain command is the same
+ * in every profile and is probed once), probe it, and write OUT/features.tsv for the workers. */
+static int probe_all(struct runner *r)
+{
+    for (int p = 1; p <= PROFILE_DEFACTO; p <<= 1) {
+        if (!(r->o->profiles & (unsigned)p))
+            continue;
+        char why[3000];
+        if (!ensure_compositor(r, (enum profile)p, why, sizeof why)) {
+            if (proc_interrupted())
+                return interrupted(r);
+            tap_bail_out(&r->tap, why);
+            results_finish(r->results, why);
+            fprintf(stderr, "framesync: %s\n", why);
+            return EXIT_USAGE;
+        }
+    }
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/features.tsv", r->o->out_dir);
+    FILE *f = fopen(path, "we");
+    if (!f) {
+        fprintf(stderr, "framesync: cannot write %s: %s\n", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    for (int i = 0; i < r->nknown; i++)
+        features_write_tsv(&r->known[i], f);
+    fclose(f);
+    tap_summary(&r->tap);
+    results_finish(r->results, "complete");
+    return 0;
+}
+
 static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_t *re)
 {
     struct options *o = r->o;
     int total = 0, index = 0;
-    for (int p = 1; p <= PROFILE_DEFACTO; p <<= 1)
+    for (int p = 1; p <= PROFILE_DEFACTO && !o->probe_only; p <<= 1)
         for (int i = 0; i < ncases; i++)
             if (in_selection(o, cases[i], p, re, &index))
                 total++;
@@ -477,6 +590,8 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
         fprintf(stderr, "framesync: %s\n", err);
         return EXIT_USAGE;
     }
+    if (o->probe_only)
+        return probe_all(r);
     bool first = true;
     for (int p = 1; p <= PROFILE_DEFACTO; p <<= 1) {
         if (!(o->profiles & (unsigned)p))
@@ -511,11 +626,7 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
                 res.start_us = res.end_us = clock_now_us();
             } else {
                 log_from = compositor_log_offset(&r->wm);
-                struct run_env env = {.x = &r->x, .wm = &r->wm, .client_binary = r->client_binary,
-                                      .timeout_scale = o->timeout_scale, .oracles = r->oracles,
-                                      .noracles = r->noracles,
-                                      .case_timeout_ms = o->case_timeout_ms ? o->case_timeout_ms
-                                                         : (int)(120000 * o->timeout_scale)};
+                struct run_env env = make_env(r);
                 run_case(tc, &env, &s, &res);
             }
             first = false;
@@ -620,7 +731,7 @@ int main(int argc, char **argv)
         }
     }
     struct testcase **cases;
-    int ncases = load_cases(o.cases_dir, &cases);
+    int ncases = load_cases(o.cases_dir, &cases, &r.probes, &r.nprobes);
     if (ncases < 0)
         return EXIT_USAGE;
     if (o.coverage)

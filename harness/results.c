@@ -12,6 +12,16 @@ struct results {
     size_t cases_len;
     char *compositors_json;
     size_t compositors_len;
+    char *features_json;
+    size_t features_len;
+    int nfeatures;
+    /* the findings: distinct clauses broken, each with its cases */
+    struct finding {
+        char clause[128];
+        char cases[4096];
+        int n;
+    } findings[64];
+    int nfindings;
     int ncases, ncompositors;
     char started[64];
     char status[128];
@@ -55,9 +65,15 @@ static void write_file(struct results *r)
     fputs("{\n  \"format\": \"framesync-results-1\",\n  ", f);
     kv(f, "started", r->started, true);
     kv(f, "status", r->status, false);
-    fprintf(f, ",\n  \"wall_ms\": %.1f,\n  \"compositors\": [%s\n  ],\n  \"cases\": [%s\n  ]\n}\n",
+    fprintf(f, ",\n  \"wall_ms\": %.1f,\n  \"compositors\": [%s\n  ],\n  \"features\": [%s\n  ],\n  \"findings\": [",
             (double)(clock_now_us() - r->start_us) / 1000.0,
-            r->compositors_json ? r->compositors_json : "", r->cases_json ? r->cases_json : "");
+            r->compositors_json ? r->compositors_json : "", r->features_json ? r->features_json : "");
+    for (int i = 0; i < r->nfindings; i++) {
+        fprintf(f, "%s\n    {\"clause\": ", i ? "," : "");
+        json_string(f, r->findings[i].clause);
+        fprintf(f, ", \"count\": %d, \"cases\": [%s]}", r->findings[i].n, r->findings[i].cases);
+    }
+    fprintf(f, "\n  ],\n  \"cases\": [%s\n  ]\n}\n", r->cases_json ? r->cases_json : "");
     fclose(f);
     rename(tmp, r->path); /* readers never see a half-written document */
 }
@@ -105,8 +121,40 @@ void results_compositor(struct results *r, const struct compositor *c, enum prof
     write_file(r);
 }
 
+void results_features(struct results *r, const struct features *fs)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    fprintf(f, "%s\n    ", r->nfeatures++ ? "," : "");
+    features_json(fs, f);
+    fclose(f);
+    append(&r->features_json, &r->features_len, text);
+    free(text);
+    write_file(r);
+}
+
+/* One finding per clause broken: the cases (and profiles) that show it. */
+static void add_finding(struct results *r, const char *clause, const char *id, enum profile p)
+{
+    struct finding *fd = NULL;
+    for (int i = 0; i < r->nfindings && !fd; i++)
+        if (!strcmp(r->findings[i].clause, clause))
+            fd = &r->findings[i];
+    if (!fd) {
+        if (r->nfindings == (int)(sizeof r->findings / sizeof r->findings[0]))
+            return;
+        fd = &r->findings[r->nfindings++];
+        snprintf(fd->clause, sizeof fd->clause, "%s", clause);
+    }
+    size_t o = strlen(fd->cases);
+    snprintf(fd->cases + o, sizeof fd->cases - o, "%s\"%s [%s]\"", fd->n++ ? ", " : "", id, profile_name(p));
+}
+
 void results_add(struct results *r, const struct testcase *tc, enum profile p, const struct result *res)
 {
+    if (res->verdict == VERDICT_FAIL && res->clause)
+        add_finding(r, res->clause, tc->id, p);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -121,6 +169,8 @@ void results_add(struct results *r, const struct testcase *tc, enum profile p, c
     }
     fputs("], ", f);
     kv(f, "verdict", verdict_name(res->verdict), true);
+    if (res->clause)
+        kv(f, "failed_clause", res->clause, true);
     kv(f, "description", tc->description, true);
     char where[1200];
     snprintf(where, sizeof where, "%s:%d", tc->path, res->step ? res->step->line : 1);
@@ -150,5 +200,6 @@ void results_close(struct results *r)
         return;
     free(r->cases_json);
     free(r->compositors_json);
+    free(r->features_json);
     free(r);
 }

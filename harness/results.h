@@ -6,6 +6,7 @@
 
 #include "caseparse.h"
 #include "compositor.h"
+#include "features.h"
 #include "run.h"
 
 struct results;
@@ -13,6 +14,9 @@ struct results;
 struct results *results_open(const char *path);
 /* The compositor as it was when ready (claims), for the report header. */
 void results_compositor(struct results *r, const struct compositor *c, enum profile p);
+/* The feature table of one compositor command (after its probes). */
+void results_features(struct results *r, const struct features *fs);
+/* A FAIL also counts as a finding of the clause its failed check checks (res->clause). */
 void results_add(struct results *r, const struct testcase *tc, enum profile p, const struct result *res);
 /* Marks the run as ended ("complete", or e.g. "interrupted by Interrupt") and writes it. */
 void results_finish(struct results *r, const char *status);

@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* How long a fake client may take to answer a command: it only talks to the X server. */
@@ -21,6 +22,13 @@ const char *verdict_name(enum verdict v)
     return names[v];
 }
 
+/* An interactive resize a case keeps open (`resize ... hold`): its client and trigger, so the
+ * next `resize` of that client continues it the same way. */
+struct open_resize {
+    char client[16];
+    char trigger[16];
+};
+
 struct ctx {
     const struct testcase *tc;
     const struct run_env *env;
@@ -28,6 +36,8 @@ struct ctx {
     struct result *res;
     struct expr_env xenv;
     int64_t case_deadline_us;   /* the watchdog (--case-timeout); INT64_MAX: none */
+    struct open_resize open[SESSION_MAX_CLIENTS];
+    int nopen;
 };
 
 static const struct record *lookup(void *p, const char *name, size_t len)
@@ -46,6 +56,9 @@ static void decide(struct ctx *c, enum verdict v, const struct step *st, const c
 {
     c->res->verdict = v;
     c->res->step = st;
+    /* a failure is a finding of the clause its check checks (a set-up or a precondition never
+     * fails: see step_wait); a crash or a server grab is a finding of its own */
+    c->res->clause = v != VERDICT_FAIL ? NULL : st && st->clause ? st->clause : c->tc->clauses[0];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(c->res->reason, sizeof c->res->reason, fmt, ap);
@@ -87,6 +100,7 @@ static bool compositor_gone(struct ctx *c, const struct step *st)
     proc_describe_exit(c->env->wm->proc, how, sizeof how);
     decide(c, VERDICT_FAIL, st, "the compositor under test %s at %+.1f ms (during `%s`)", how,
            (double)(c->env->wm->proc->exit_us - c->s->tl.start_us) / 1000.0, st->text);
+    c->res->clause = "compositor/crash";
     snprintf(c->res->observed, sizeof c->res->observed, "compositor %s", how);
     return true;
 }
@@ -97,16 +111,18 @@ static bool filters_match(void *p, const struct record *r)
     struct ctx *c = pair[0];
     const struct step *st = pair[1];
     for (int i = 0; i < st->nfilters; i++)
-        if (!expr_filter_matches(&c->xenv, r, st->filters[i].key, st->filters[i].value))
+        if (!expr_filter_matches(&c->xenv, r, st->filters[i].key, st->filters[i].op, st->filters[i].value))
             return false;
     return true;
 }
 
 static void describe_wanted(const struct step *st, char *buf, size_t len)
 {
+    static const char *ops[] = {"=", "!=", "<", "<=", ">", ">="};
     int o = snprintf(buf, len, "%s %s", st->source, st->event);
     for (int i = 0; i < st->nfilters && o > 0 && (size_t)o < len; i++)
-        o += snprintf(buf + o, len - (size_t)o, " %s=%s", st->filters[i].key, st->filters[i].value);
+        o += snprintf(buf + o, len - (size_t)o, " %s%s%s", st->filters[i].key, ops[st->filters[i].op],
+                      st->filters[i].value);
 }
 
 static const char *source_state(struct ctx *c, const char *source)
@@ -125,17 +141,26 @@ static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
     char wanted[512];
     describe_wanted(st, wanted, sizeof wanted);
     const char *subject = NULL; /* screen records: one cursor per client window */
-    for (int i = 0; i < st->nfilters; i++)
+    int after_seq = -1;         /* after=VAR: search from VAR on, not from the cursor */
+    for (int i = 0; i < st->nfilters; i++) {
         if (!strcmp(st->filters[i].key, "client"))
             subject = st->filters[i].value;
-    if (!st->precondition)
+        if (!strcmp(st->filters[i].key, "after")) {
+            const struct record *a = session_lookup(c->s, st->filters[i].value, strlen(st->filters[i].value));
+            if (a && a->seq > after_seq)
+                after_seq = a->seq;
+        }
+    }
+    if (!st->precondition && !st->setup)
         c->res->checks_run++;
-    /* a precondition that does not hold: the case does not apply to this compositor */
-    enum verdict broken = st->precondition ? VERDICT_SKIP : VERDICT_FAIL;
-    const char *prefix = st->precondition ? "does not apply: " : "";
+    /* a precondition that does not hold: the case does not apply to this compositor; a set-up
+     * step that does not hold: the case cannot tell (its checks never ran), which is not a
+     * failure of the clause it checks */
+    enum verdict broken = st->precondition ? VERDICT_SKIP : st->setup ? VERDICT_UNRESOLVED : VERDICT_FAIL;
+    const char *prefix = st->precondition ? "does not apply: " : st->setup ? "the set-up did not hold: " : "";
     for (;;) {
-        const struct record *r = session_find_about(c->s, st->source, st->event, subject, filters_match, pair,
-                                                    !want_none);
+        const struct record *r = session_find_from(c->s, st->source, st->event, subject, after_seq, filters_match,
+                                                   pair, !want_none);
         if (r && !want_none) {
             if (st->as)
                 session_bind(c->s, st->as, r);
@@ -147,7 +172,7 @@ static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
             snprintf(c->res->observed, sizeof c->res->observed, "%s at %+.3f ms (%.3f ms after the step began)",
                      r->line, (double)(r->t_us - c->s->tl.start_us) / 1000.0,
                      (double)(r->t_us - begin) / 1000.0);
-            if (st->precondition)
+            if (broken != VERDICT_FAIL)
                 decide(c, broken, st, "%s%s %s at %+.3f ms (`%s` does not hold)", prefix, r->source, r->line,
                        (double)(r->t_us - c->s->tl.start_us) / 1000.0, st->text);
             else
@@ -223,14 +248,52 @@ static bool step_expect(struct ctx *c, const struct step *st)
     return false;
 }
 
+/* The feature as the probes established it; the built-in `compositing` and `wm` are also read
+ * from the selections when no probing ran (a bare harness run with --features of nothing). */
+static enum feature_state feature_state(struct ctx *c, const char *name, const char **detail)
+{
+    const struct feature *f = c->env->features ? features_find(c->env->features, name) : NULL;
+    if (f) {
+        *detail = f->detail;
+        return f->state;
+    }
+    if (!strcmp(name, "compositing") || !strcmp(name, "wm")) {
+        bool cm = !strcmp(name, "compositing");
+        bool owned = xu_selection_owner(c->env->x->conn, cm ? "_NET_WM_CM_S0" : "WM_S0");
+        *detail = owned ? (cm ? "owns _NET_WM_CM_S0" : "owns WM_S0")
+                        : (cm ? "the compositor under test does not composite (no owner of _NET_WM_CM_S0)"
+                              : "the compositor under test is not a window manager (no owner of WM_S0)");
+        return owned ? FEATURE_PRESENT : FEATURE_ABSENT;
+    }
+    *detail = "it was not probed";
+    return FEATURE_UNKNOWN;
+}
+
+/* require FEATURE / require no FEATURE: SKIP with the probe's plain reason when the compositor
+ * does not have it (has it); UNRESOLVED when its probe could not decide. */
+static bool require_feature(struct ctx *c, const struct step *st, const char *name, bool want)
+{
+    const char *detail;
+    enum feature_state fs = feature_state(c, name, &detail);
+    if (fs == FEATURE_UNKNOWN) {
+        decide(c, VERDICT_UNRESOLVED, st, "cannot tell whether the compositor has %s: %s", name, detail);
+        return false;
+    }
+    if ((fs == FEATURE_PRESENT) == want)
+        return true;
+    if (want)
+        decide(c, VERDICT_SKIP, st, "%s", detail);
+    else
+        decide(c, VERDICT_SKIP, st, "the compositor has %s (%s)", name, detail);
+    return false;
+}
+
 static bool step_require(struct ctx *c, const struct step *st)
 {
     const char *what = st->tokens[1];
-    if (!strcmp(what, "compositing")) {
-        if (xu_selection_owner(c->env->x->conn, "_NET_WM_CM_S0"))
-            return true;
-        decide(c, VERDICT_SKIP, st, "the compositor under test does not composite (no owner of _NET_WM_CM_S0)");
-        return false;
+    if (strcmp(what, "supported") && strcmp(what, "unsupported")) {
+        bool negated = !strcmp(what, "no");
+        return require_feature(c, st, negated ? st->tokens[2] : what, !negated);
     }
     bool listed = compositor_supports(c->env->wm, st->tokens[2]);
     bool want = !strcmp(what, "supported");
@@ -241,11 +304,102 @@ static bool step_require(struct ctx *c, const struct step *st)
     return false;
 }
 
+/* `when FEATURE STEP` / `unless FEATURE STEP`: does STEP run on this compositor?  -1: cannot
+ * tell (the case is then UNRESOLVED). */
+static int step_applies(struct ctx *c, const struct step *st)
+{
+    if (!st->when)
+        return 1;
+    const char *detail;
+    enum feature_state fs = feature_state(c, st->when, &detail);
+    if (fs == FEATURE_UNKNOWN) {
+        decide(c, VERDICT_UNRESOLVED, st, "cannot tell whether `%s` applies: %s", st->text, detail);
+        return -1;
+    }
+    return (fs == FEATURE_PRESENT) != st->unless;
+}
+
+/* ---- resize: the trigger the compositor synchronises ---- */
+
+static struct open_resize *open_resize_of(struct ctx *c, const char *client)
+{
+    for (int i = 0; i < c->nopen; i++)
+        if (!strcmp(c->open[i].client, client))
+            return &c->open[i];
+    return NULL;
+}
+
+/* `resize W H [hold] [via T]` -> `resize W H TRIGGER [hold] within MS` for the fake client.
+ * The trigger: an open (held) resize of this client continues as it began; `via` names one
+ * (driven, held: the compositor's own); `hold` needs one that stays open; otherwise the one the
+ * probes chose.  0 with a SKIP when the compositor has none of the kind asked for. */
+static int resize_command(struct ctx *c, const struct step *st, const char *line, char *out, size_t len)
+{
+    char copy[512], *tok[16] = {0};
+    int n = 0;
+    snprintf(copy, sizeof copy, "%s", line);
+    char *save = NULL;
+    for (char *t = strtok_r(copy, " ", &save); t && n < 16; t = strtok_r(NULL, " ", &save))
+        tok[n++] = t;
+    if (n < 3 || !strcmp(tok[0], "resize-end")) { /* the parser checked the words */
+        struct open_resize *o = open_resize_of(c, st->source);
+        if (o)
+            *o = c->open[--c->nopen];
+        snprintf(out, len, "resize-end");
+        return 1;
+    }
+    bool hold = false;
+    const char *via = NULL;
+    int within = 1000; /* how long the step waits for the WM's reaction */
+    for (int i = 3; i < n; i++) {
+        if (!strcmp(tok[i], "hold"))
+            hold = true;
+        else if (!strcmp(tok[i], "via") && i + 1 < n)
+            via = tok[++i];
+        else if (!strcmp(tok[i], "within") && i + 1 < n)
+            within = atoi(tok[++i]);
+    }
+    const struct features *fs = c->env->features;
+    struct open_resize *open = open_resize_of(c, st->source);
+    const char *trigger = NULL, *need = NULL;
+    if (open)
+        trigger = open->trigger;
+    else if (via && !strcmp(via, "driven"))
+        trigger = fs ? fs->driven : "", need = "driven-resize";
+    else if (via && !strcmp(via, "held"))
+        trigger = fs ? fs->held : "", need = "held-resize";
+    else if (via)
+        trigger = via;
+    else if (hold)
+        trigger = fs ? fs->held : "", need = "held-resize";
+    else
+        trigger = fs && fs->trigger[0] ? fs->trigger : "configure"; /* no sync at all: a plain resize */
+    if (!trigger[0]) {
+        require_feature(c, st, need, true);
+        return 0;
+    }
+    snprintf(out, len, "resize %s %s %s%s within %d", tok[1], tok[2], trigger, hold ? " hold" : "", scaled(c, within));
+    if (hold && !open && c->nopen < SESSION_MAX_CLIENTS) {
+        open = &c->open[c->nopen++];
+        snprintf(open->client, sizeof open->client, "%s", st->source);
+        snprintf(open->trigger, sizeof open->trigger, "%s", trigger);
+    } else if (!hold && open) {
+        *open = c->open[--c->nopen];
+    }
+    return 1;
+}
+
 static bool step_command(struct ctx *c, const struct step *st)
 {
     struct client *cl = session_client(c->s, st->source);
-    char err[1024];
-    const struct record *r = session_command(c->s, cl, st->command, bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err);
+    char err[1024], resize[512];
+    const char *command = st->command;
+    if (!strncmp(command, "resize", 6) && (command[6] == ' ' || !strcmp(command, "resize-end"))) {
+        if (!resize_command(c, st, command, resize, sizeof resize))
+            return false;
+        command = resize;
+    }
+    const struct record *r = session_command(c->s, cl, command, bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err);
     if (r && !strcmp(r->kind, "done")) {
         if (st->as)
             session_bind(c->s, st->as, r);
@@ -256,7 +410,7 @@ static bool step_command(struct ctx *c, const struct step *st)
     if (!r && watchdog_fired(c, st))
         return false;
     if (r)
-        decide(c, VERDICT_UNRESOLVED, st, "fake client %s could not `%s`: %s", st->source, st->command,
+        decide(c, VERDICT_UNRESOLVED, st, "fake client %s could not `%s`: %s", st->source, command,
                record_get(r, "msg") ? record_get(r, "msg") : r->line);
     else
         decide(c, VERDICT_UNRESOLVED, st, "%s", err);
@@ -268,8 +422,18 @@ static bool run_step(struct ctx *c, const struct step *st)
     if (watchdog_fired(c, st))
         return false;
     session_note(c->s, "step line=%d msg=%s", st->line, st->text);
+    int applies = step_applies(c, st);
+    if (applies <= 0)
+        return applies == 0;
     char err[1024];
     switch (st->kind) {
+    case STEP_CHECK: return true; /* the clause is on each check step */
+    case STEP_MARK: {
+        struct record *m = record_make("harness", clock_now_us(), "mark name=%s", st->as);
+        if (m)
+            session_bind(c->s, st->as, session_add_record(c->s, m));
+        return true;
+    }
     case STEP_CLIENT:
         if (session_add_client(c->s, st->source, bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err) == 0)
             return true;
@@ -351,4 +515,35 @@ void run_case(const struct testcase *tc, const struct run_env *env, struct sessi
     if (res->verdict == VERDICT_FAIL)
         screenshot(&c);
     res->end_us = clock_now_us();
+}
+
+int run_expand(struct session *s, const struct run_env *env, const char *tmpl, char *out, size_t len)
+{
+    struct ctx c = {.env = env, .s = s};
+    c.xenv = (struct expr_env){.lookup = lookup, .atom = atom, .ctx = &c, .t0_us = s->tl.start_us};
+    size_t o = 0;
+    int rc = 0;
+    out[0] = 0;
+    for (const char *p = tmpl; *p && o + 1 < len;) {
+        const char *close = *p == '{' ? strchr(p, '}') : NULL;
+        if (!close) {
+            out[o++] = *p++;
+            continue;
+        }
+        char expr[256], *tok[32], *save = NULL, err[256], num[64];
+        int n = 0;
+        snprintf(expr, sizeof expr, "%.*s", (int)(close - p - 1), p + 1);
+        for (char *t = strtok_r(expr, " ", &save); t && n < 32; t = strtok_r(NULL, " ", &save))
+            tok[n++] = t;
+        value_t v;
+        if (n == 0 || expr_value(&c.xenv, tok, n, &v, err, sizeof err) < 0) {
+            rc = -1;
+            o += (size_t)snprintf(out + o, len - o, "%.*s", (int)(close - p + 1), p);
+        } else {
+            o += (size_t)snprintf(out + o, len - o, "%s", value_str(v, num, sizeof num));
+        }
+        p = close + 1;
+    }
+    out[o < len ? o : len - 1] = 0;
+    return rc;
 }

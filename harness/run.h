@@ -6,6 +6,7 @@
 
 #include "caseparse.h"
 #include "compositor.h"
+#include "features.h"
 #include "session.h"
 #include "xserver.h"
 
@@ -20,6 +21,7 @@ struct run_env {
     struct oracle **oracles;  /* attached to every case's session */
     int noracles;
     int case_timeout_ms;      /* the watchdog: no case runs longer (0: no bound) */
+    const struct features *features; /* what the compositor implements (probed); NULL: nothing known */
 };
 
 struct result {
@@ -28,6 +30,8 @@ struct result {
     char expected[512];
     char observed[2048];
     const struct step *step;  /* the step that decided it, or NULL */
+    const char *clause;       /* FAIL: the clause of the check that failed (a finding is filed under
+                                 it); NULL otherwise */
     int mark_seq;             /* the timeline record the diagnostic points at */
     int checks_run;
     int64_t start_us, end_us;
@@ -37,5 +41,10 @@ struct result {
 /* Runs tc; the session (with its timeline) is left for the caller to print and free. */
 void run_case(const struct testcase *tc, const struct run_env *env, struct session *s,
               struct result *res);
+
+/* Fills a template: each {EXPR} (values and + - * / %, words separated by spaces, e.g.
+ * {req.value - 1000}) is replaced by its value from the records the case bound; text outside
+ * braces is kept.  -1 when an expression has no value (out then holds the template). */
+int run_expand(struct session *s, const struct run_env *env, const char *tmpl, char *out, size_t len);
 
 #endif

@@ -295,8 +295,15 @@ const struct record *session_find(struct session *s, const char *source, const c
 const struct record *session_find_about(struct session *s, const char *source, const char *kind,
                                         const char *subject, record_match_fn match, void *ctx, bool take)
 {
+    return session_find_from(s, source, kind, subject, -1, match, ctx, take);
+}
+
+const struct record *session_find_from(struct session *s, const char *source, const char *kind,
+                                       const char *subject, int after_seq, record_match_fn match, void *ctx,
+                                       bool take)
+{
     struct cursor *cur = cursor_for(s, source, kind, subject ? subject : "");
-    for (int i = cur->seq; i < s->tl.n; i++) {
+    for (int i = after_seq >= 0 ? after_seq : cur->seq; i < s->tl.n; i++) {
         const struct record *r = s->tl.recs[i];
         if (strcmp(r->source, source) || strcmp(r->kind, kind))
             continue;

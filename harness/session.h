@@ -76,6 +76,13 @@ const struct record *session_find(struct session *s, const char *source, const c
 const struct record *session_find_about(struct session *s, const char *source, const char *kind,
                                         const char *subject, record_match_fn match, void *ctx, bool take);
 
+/* The same, searching from the record after after_seq instead of the cursor when after_seq >= 0
+ * (a step's `after=VAR`: an explicit anchor overrides the cursor, so `none ... after=d2` also sees
+ * records a later `wait` stepped over); the cursor still moves when take is set. */
+const struct record *session_find_from(struct session *s, const char *source, const char *kind,
+                                       const char *subject, int after_seq, record_match_fn match, void *ctx,
+                                       bool take);
+
 /* Adds a record to the timeline and shows it to the oracles (all sources go through here). */
 struct record *session_add_record(struct session *s, struct record *r);
 /* Oracles take part in the case from here on: polled by session_pump, case_begin called. */

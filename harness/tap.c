@@ -73,8 +73,10 @@ static char *diagnostic(const struct testcase *tc, const struct result *r, const
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    fprintf(f, "  ---\n  verdict: %s\n  clause: %s\n", verdict_name(r->verdict), tc->clauses[0]);
-    const struct clause *cl = catalog_find(cat, tc->clauses[0]);
+    /* a FAIL is a finding of the clause whose check failed; otherwise the case's clause */
+    const char *clause = r->clause ? r->clause : tc->clauses[0];
+    fprintf(f, "  ---\n  verdict: %s\n  clause: %s\n", verdict_name(r->verdict), clause);
+    const struct clause *cl = catalog_find(cat, clause);
     if (cl) {
         fputs("  wording: ", f);
         yaml_quoted(f, cl->wording);
@@ -123,6 +125,23 @@ static char *diagnostic(const struct testcase *tc, const struct result *r, const
     return text;
 }
 
+/* One finding per clause broken, with the cases and profiles that show it. */
+static void note_finding(struct tap *t, const char *clause, const char *id, enum profile p)
+{
+    struct tap_finding *fd = NULL;
+    for (int i = 0; i < t->nfindings && !fd; i++)
+        if (!strcmp(t->findings[i].clause, clause))
+            fd = &t->findings[i];
+    if (!fd) {
+        if (t->nfindings == TAP_MAX_FINDINGS)
+            return;
+        fd = &t->findings[t->nfindings++];
+        snprintf(fd->clause, sizeof fd->clause, "%s", clause);
+    }
+    size_t o = strlen(fd->cases);
+    snprintf(fd->cases + o, sizeof fd->cases - o, "%s%s [%s]", o ? "; " : "", id, profile_name(p));
+}
+
 void tap_result(struct tap *t, const struct testcase *tc, enum profile p, const struct result *r,
                 const struct catalog *cat, const struct session *s, const char *compositor_cmd)
 {
@@ -139,6 +158,7 @@ void tap_result(struct tap *t, const struct testcase *tc, enum profile p, const 
         return;
     case VERDICT_FAIL:
         emit(t, "not ok %d - %s [%s]\n", t->n, tc->id, profile_name(p));
+        note_finding(t, r->clause ? r->clause : tc->clauses[0], tc->id, p);
         break;
     case VERDICT_UNRESOLVED:
         /* not a TAP directive on purpose: parsers count it as a failure, never as a pass or skip */
@@ -159,6 +179,13 @@ void tap_bail_out(struct tap *t, const char *reason)
 
 void tap_summary(struct tap *t)
 {
+    if (!t->nfindings)
+        emit(t, "# findings: none (no clause broken)\n");
+    else
+        emit(t, "# findings: %d clause%s broken (each FAIL is filed under the clause of the check that failed)\n",
+             t->nfindings, t->nfindings == 1 ? "" : "s");
+    for (int i = 0; i < t->nfindings; i++)
+        emit(t, "#   %s: %s\n", t->findings[i].clause, t->findings[i].cases);
     emit(t, "# framesync: %d passed, %d failed, %d skipped, %d unresolved\n",
          t->counts[VERDICT_PASS], t->counts[VERDICT_FAIL], t->counts[VERDICT_SKIP],
          t->counts[VERDICT_UNRESOLVED]);

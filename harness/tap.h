@@ -8,11 +8,18 @@
 #include "caseparse.h"
 #include "run.h"
 
+#define TAP_MAX_FINDINGS 64
+
 struct tap {
     FILE *out[2];
     int nout;
     int n;                  /* last test number written */
     int counts[4];          /* per verdict */
+    struct tap_finding {    /* each clause broken once, with the cases that show it */
+        char clause[128];
+        char cases[2048];
+    } findings[TAP_MAX_FINDINGS];
+    int nfindings;
 };
 
 void tap_open(struct tap *t, FILE *a, FILE *b);

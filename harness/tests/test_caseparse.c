@@ -51,6 +51,23 @@ static void expect_error(const char *text, int line, const char *want)
     expect_error_known(text, NULL, line, want);
 }
 
+/* The same for another file name (a .probe parses a probe). */
+static void expect_error_known_path(const char *path, const char *text, int line, const char *want)
+{
+    err[0] = 0;
+    struct testcase *tc = case_parse_buffer(path, text, NULL, err, sizeof err);
+    if (tc) {
+        case_free(tc);
+        fail_msg("parsed, wanted an error at line %d containing \"%s\"", line, want);
+    }
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
+    if (strncmp(err, prefix, strlen(prefix)) != 0)
+        fail_msg("error \"%s\" does not start with \"%s\"", err, prefix);
+    if (!strstr(err, want))
+        fail_msg("error \"%s\" does not contain \"%s\"", err, want);
+}
+
 static const char *valid_case =
     "# a comment before the headers\n"                                           /* 1 */
     "case:        unit/every-step\n"                                             /* 2 */
@@ -58,7 +75,7 @@ static const char *valid_case =
     "profiles:    ewmh-1.5 de-facto\n"                                           /* 4 */
     "description: a case that uses every kind of step\n"                         /* 5 */
     "why:         the parser must keep every piece\n"                            /* 6 */
-    "checks:      7\n"                                                           /* 7 */
+    "checks:      6\n"                                                           /* 7 */
     "\n"                                                                         /* 8 */
     "require compositing\n"                                                      /* 9 */
     "require supported _NET_WM_FRAME_DRAWN\n"                                    /* 10 */
@@ -67,12 +84,17 @@ static const char *valid_case =
     "A counters 2 0 10 as ctr\n"                                                 /* 13 */
     "\tA   map    # trailing comment\n"                                          /* 14 */
     "wait A map-notify within 2000\n"                                            /* 15 */
-    "wait A sync-request value=ctr.value l0=_NET_WM_SYNC_REQUEST within 1500ms as req\n" /* 16 */
-    "wait wm frame-drawn within 100 as drawn\n"                                  /* 17 */
-    "none A configure-notify width=320 for 300\n"                                /* 18 */
-    "expect req.value + 240 % 2 == 0\n"                                          /* 19 */
-    "expect req.value >= ctr.value + 100\n"                                      /* 20 */
-    "expect req before drawn\n";                                                 /* 21 */
+    "check c/one\n"                                                              /* 16 */
+    "wait A sync-request value=ctr.value l0=_NET_WM_SYNC_REQUEST within 1500ms as req\n" /* 17 */
+    "wait wm frame-drawn within 100 as drawn\n"                                  /* 18 */
+    "none A configure-notify width!=320 after=req for 300\n"                     /* 19 */
+    "expect req.value + 240 % 2 == 0\n"                                          /* 20 */
+    "check c/two\n"                                                              /* 21 */
+    "expect req.value >= ctr.value + 100\n"                                      /* 22 */
+    "expect req before drawn\n"                                                  /* 23 */
+    "mark later\n"                                                               /* 24 */
+    "when trigger-map A resize 320 240 hold via driven within 500\n"             /* 25 */
+    "unless hold wait A configure-notify width>=320 after=later within 100\n";   /* 26 */
 
 static void test_valid_case(void **state)
 {
@@ -88,9 +110,9 @@ static void test_valid_case(void **state)
     assert_int_equal(tc->profiles, PROFILE_EWMH15 | PROFILE_DEFACTO);
     assert_string_equal(tc->description, "a case that uses every kind of step");
     assert_string_equal(tc->why, "the parser must keep every piece");
-    assert_int_equal(tc->checks, 7);
-    assert_int_equal(case_count_checks(tc), 7);
-    assert_int_equal(tc->nsteps, 13);
+    assert_int_equal(tc->checks, 6);
+    assert_int_equal(case_count_checks(tc), 6);
+    assert_int_equal(tc->nsteps, 18);
 
     const struct step *s = tc->steps;
     assert_int_equal(s[0].kind, STEP_REQUIRE);
@@ -124,53 +146,148 @@ static void test_valid_case(void **state)
     assert_string_equal(s[5].command, "map");
     assert_string_equal(s[5].text, "A map");
 
+    /* before the first `check`: set-up, not a check */
     assert_int_equal(s[6].kind, STEP_WAIT);
     assert_string_equal(s[6].source, "A");
     assert_string_equal(s[6].event, "map-notify");
     assert_int_equal(s[6].nfilters, 0);
     assert_int_equal(s[6].ms, 2000);
     assert_null(s[6].as);
+    assert_true(s[6].setup);
+    assert_null(s[6].clause);
 
-    assert_int_equal(s[7].kind, STEP_WAIT);
-    assert_int_equal(s[7].line, 16);
-    assert_string_equal(s[7].event, "sync-request");
-    assert_int_equal(s[7].nfilters, 2);
-    assert_string_equal(s[7].filters[0].key, "value");
-    assert_string_equal(s[7].filters[0].value, "ctr.value");
-    assert_string_equal(s[7].filters[1].key, "l0");
-    assert_string_equal(s[7].filters[1].value, "_NET_WM_SYNC_REQUEST");
-    assert_int_equal(s[7].ms, 1500);
-    assert_string_equal(s[7].as, "req");
+    assert_int_equal(s[7].kind, STEP_CHECK);
+    assert_string_equal(s[7].source, "c/one");
 
     assert_int_equal(s[8].kind, STEP_WAIT);
-    assert_string_equal(s[8].source, "wm");
-    assert_string_equal(s[8].as, "drawn");
+    assert_int_equal(s[8].line, 17);
+    assert_false(s[8].setup);
+    assert_string_equal(s[8].clause, "c/one");
+    assert_string_equal(s[8].event, "sync-request");
+    assert_int_equal(s[8].nfilters, 2);
+    assert_string_equal(s[8].filters[0].key, "value");
+    assert_string_equal(s[8].filters[0].value, "ctr.value");
+    assert_int_equal(s[8].filters[0].op, FILTER_EQ);
+    assert_string_equal(s[8].filters[1].key, "l0");
+    assert_string_equal(s[8].filters[1].value, "_NET_WM_SYNC_REQUEST");
+    assert_int_equal(s[8].ms, 1500);
+    assert_string_equal(s[8].as, "req");
 
-    assert_int_equal(s[9].kind, STEP_NONE);
-    assert_string_equal(s[9].event, "configure-notify");
-    assert_int_equal(s[9].nfilters, 1);
-    assert_string_equal(s[9].filters[0].key, "width");
-    assert_string_equal(s[9].filters[0].value, "320");
-    assert_int_equal(s[9].ms, 300);
-    assert_null(s[9].as);
+    assert_int_equal(s[9].kind, STEP_WAIT);
+    assert_string_equal(s[9].source, "wm");
+    assert_string_equal(s[9].as, "drawn");
 
-    assert_int_equal(s[10].kind, STEP_EXPECT);
-    assert_int_equal(s[10].line, 19);
-    assert_int_equal(s[10].ntokens, 7);
-    const char *want10[] = {"req.value", "+", "240", "%", "2", "==", "0"};
-    for (int i = 0; i < 7; i++)
-        assert_string_equal(s[10].tokens[i], want10[i]);
+    assert_int_equal(s[10].kind, STEP_NONE);
+    assert_string_equal(s[10].event, "configure-notify");
+    assert_int_equal(s[10].nfilters, 2);
+    assert_string_equal(s[10].filters[0].key, "width");
+    assert_int_equal(s[10].filters[0].op, FILTER_NE);
+    assert_string_equal(s[10].filters[0].value, "320");
+    assert_string_equal(s[10].filters[1].key, "after");
+    assert_string_equal(s[10].filters[1].value, "req");
+    assert_int_equal(s[10].ms, 300);
+    assert_null(s[10].as);
 
     assert_int_equal(s[11].kind, STEP_EXPECT);
-    assert_int_equal(s[11].ntokens, 5);
-    assert_string_equal(s[11].tokens[2], "ctr.value");
+    assert_int_equal(s[11].line, 20);
+    assert_int_equal(s[11].ntokens, 7);
+    const char *want11[] = {"req.value", "+", "240", "%", "2", "==", "0"};
+    for (int i = 0; i < 7; i++)
+        assert_string_equal(s[11].tokens[i], want11[i]);
+    assert_string_equal(s[11].clause, "c/one");
 
-    assert_int_equal(s[12].kind, STEP_EXPECT);
-    assert_int_equal(s[12].line, 21);
-    assert_int_equal(s[12].ntokens, 3);
-    assert_string_equal(s[12].tokens[0], "req");
-    assert_string_equal(s[12].tokens[1], "before");
-    assert_string_equal(s[12].tokens[2], "drawn");
+    assert_int_equal(s[12].kind, STEP_CHECK);
+    assert_int_equal(s[13].kind, STEP_EXPECT);
+    assert_int_equal(s[13].ntokens, 5);
+    assert_string_equal(s[13].tokens[2], "ctr.value");
+    assert_string_equal(s[13].clause, "c/two");
+
+    assert_int_equal(s[14].kind, STEP_EXPECT);
+    assert_int_equal(s[14].line, 23);
+    assert_int_equal(s[14].ntokens, 3);
+    assert_string_equal(s[14].tokens[0], "req");
+    assert_string_equal(s[14].tokens[1], "before");
+    assert_string_equal(s[14].tokens[2], "drawn");
+
+    assert_int_equal(s[15].kind, STEP_MARK);
+    assert_string_equal(s[15].as, "later");
+
+    /* when/unless: a step for some compositors only; a wait under it is never a check */
+    assert_int_equal(s[16].kind, STEP_COMMAND);
+    assert_string_equal(s[16].when, "trigger-map");
+    assert_false(s[16].unless);
+    assert_string_equal(s[16].command, "resize 320 240 hold via driven within 500");
+    assert_int_equal(s[17].kind, STEP_WAIT);
+    assert_string_equal(s[17].when, "hold");
+    assert_true(s[17].unless);
+    assert_true(s[17].setup);
+    assert_int_equal(s[17].filters[0].op, FILTER_GE);
+    case_free(tc);
+}
+
+/* A probe (*.probe): `feature:` and `absent:` instead of `case:`, `clause:` and `profiles:`;
+ * `check` alone. */
+static void test_valid_probe(void **state)
+{
+    (void)state;
+    const char *text = "feature: hold-update\ndescription: holds\nabsent: it does not hold\n"
+                       "detail: value {req.value - 1}\nchecks: 1\nrequire compositing\nclient A\n"
+                       "check\nnone A x for 1\n";
+    struct testcase *tc = case_parse_buffer("t.probe", text, NULL, err, sizeof err);
+    if (!tc)
+        fail_msg("parse failed: %s", err);
+    assert_string_equal(tc->feature, "hold-update");
+    assert_string_equal(tc->id, "probe/hold-update");
+    assert_string_equal(tc->absent, "it does not hold");
+    assert_string_equal(tc->detail, "value {req.value - 1}");
+    assert_int_equal(tc->profiles, ALL_PROFILES);
+    case_free(tc);
+    expect_error_known_path("t.probe", "feature: x\ncase: y\n", 2, "`case:` is for cases");
+    expect_error_known_path("t.probe", "feature: x\ndescription: d\nchecks: 1\nclient A\ncheck\nnone A x for 1\n",
+                            6, "missing header `absent:`");
+    expect_error_known_path("t.probe", "feature: x\ndescription: d\nabsent: a\nchecks: 1\nclient A\ncheck c/one\n",
+                            6, "expected `check` alone");
+    expect_error("case: a\nfeature: x\n", 2, "`feature:` is for probes");
+    expect_error("case: a\nabsent: b\n", 2, "`absent:` is for probes");
+}
+
+static void test_err_check_and_setup(void **state)
+{
+    (void)state;
+    expect_error(HDR1 "client A\nwait A x within 1\n", 7, "no `check` line");
+    expect_error(HDR1 "client A\ncheck c/two\n", 7, "`check c/two`: list the clause in `clause:` first");
+    expect_error(HDR1 "client A\ncheck\n", 7, "expected `check CLAUSE-ID`");
+    expect_error(HDR1 "client A\nexpect 1 == 1\n", 7, "`expect` is a check: put it after a `check CLAUSE-ID` line");
+    expect_error("case: unit/x\nclause: c/one c/two\nprofiles: ewmh-1.5\ndescription: d\nchecks: 1\n"
+                 "client A\ncheck c/one\nwait A x within 1\n", 1, "`clause:` lists c/two but no `check c/two`");
+    expect_error(HDR1 "client A\nwhen\n", 7, "expected `when FEATURE STEP`");
+    expect_error(HDR1 "client A\nwhen hold expect 1 == 1\n", 7, "`when` takes a command, a client, or a wait/none");
+    expect_error(HDR1 "client A\nmark\n", 7, "expected `mark NAME`");
+    expect_error(HDR1 "client A\nA resize 10\n", 7, "expected `A resize W H [hold] [via TRIGGER] [within MS]`");
+    expect_error(HDR1 "client A\nA resize 10 0\n", 7, "expected a size 1..32767 in `resize`, found `0`");
+    expect_error(HDR1 "client A\nA resize 10 10 via sideways\n", 7, "expected `hold`, `within MS` or `via");
+    expect_error(HDR1 "client A\nA resize-end now\n", 7, "expected `A resize-end`");
+    expect_error(HDR1 "client A\nwait A x after=nobody within 1\n", 7, "`after=` names a record bound earlier");
+    expect_error(HDR1 "client A\nwait A x width=!3 within 1\n", 7, "expected KEY=VALUE (or != < <= > >=)");
+}
+
+static bool only_hold(const char *name)
+{
+    return !strcmp(name, "hold");
+}
+
+static void test_err_unknown_feature(void **state)
+{
+    (void)state;
+    case_set_feature_check(only_hold);
+    expect_error(HDR1 "require telepathy\n", 6, "unknown feature `telepathy`");
+    expect_error(HDR1 "client A\nwhen telepathy A map\n", 7, "unknown feature `telepathy`");
+    struct testcase *tc = parse(HDR1 "require no hold\nclient A\ncheck c/one\nwait A x within 1\n");
+    case_set_feature_check(NULL);
+    if (!tc)
+        fail_msg("parse failed: %s", err);
+    assert_int_equal(tc->steps[0].ntokens, 3);
+    assert_string_equal(tc->steps[0].tokens[1], "no");
     case_free(tc);
 }
 
@@ -181,16 +298,17 @@ static void test_require_observation(void **state)
     struct testcase *tc = parse(HDR1 "client A\n"
                                      "require none A sync-request for 300\n"
                                      "require wait A map-notify within 2000 as m\n"
+                                     "check c/one\n"
                                      "wait A configure-notify width=m.width within 100\n");
     assert_non_null(tc);
-    assert_int_equal(tc->nsteps, 4);
+    assert_int_equal(tc->nsteps, 5);
     assert_int_equal(tc->steps[1].kind, STEP_NONE);
     assert_true(tc->steps[1].precondition);
     assert_int_equal(tc->steps[1].ms, 300);
     assert_int_equal(tc->steps[2].kind, STEP_WAIT);
     assert_true(tc->steps[2].precondition);
     assert_string_equal(tc->steps[2].as, "m");
-    assert_false(tc->steps[3].precondition);
+    assert_false(tc->steps[4].precondition);
     assert_int_equal(case_count_checks(tc), 1);
     case_free(tc);
     expect_error(HDR1 "client A\nrequire none A sync-request\nwait A map-notify within 1\n", 7, "expected `for MS`");
@@ -200,15 +318,15 @@ static void test_valid_crlf_and_no_final_newline(void **state)
 {
     (void)state;
     struct testcase *tc = parse("case: unit/crlf\r\nclause: c/one\r\nprofiles: draft-2011\r\n"
-                                "description: d\r\nchecks: 1\r\n\r\nclient A\r\n"
+                                "description: d\r\nchecks: 1\r\n\r\nclient A\r\ncheck c/one\r\n"
                                 "wait A map-notify within 10");
     if (!tc)
         fail_msg("parse failed: %s", err);
     assert_string_equal(tc->id, "unit/crlf");
     assert_int_equal(tc->profiles, PROFILE_DRAFT2011);
-    assert_int_equal(tc->nsteps, 2);
-    assert_int_equal(tc->steps[1].line, 8);
-    assert_int_equal(tc->steps[1].ms, 10);
+    assert_int_equal(tc->nsteps, 3);
+    assert_int_equal(tc->steps[2].line, 9);
+    assert_int_equal(tc->steps[2].ms, 10);
     case_free(tc);
 }
 
@@ -246,6 +364,8 @@ static void test_err_unknown_header(void **state)
     (void)state;
     expect_error("case: unit/x\nbogus: 1\n", 2,
                  "unknown header `bogus:` (expected case, clause, profiles, description, why, checks)");
+    expect_error_known_path("t.probe", "feature: x\nbogus: 1\n", 2,
+                            "unknown header `bogus:` (expected feature, description, absent, detail, why, checks)");
 }
 
 static void test_err_missing_header(void **state)
@@ -318,8 +438,8 @@ static void test_err_unknown_client(void **state)
     expect_error(HDR1 "client A\nnone B map-notify for 100\n", 7, "`B` is not a client of this case");
     /* a command for an undeclared client is not a step at all */
     expect_error(HDR1 "client A\nB map\n", 7,
-                 "expected a step (client, wait, none, expect, require, or a declared client's name "
-                 "and a command), found `B`");
+                 "expected a step (client, wait, none, expect, check, mark, require, when, unless, or a "
+                 "declared client's name and a command), found `B`");
     /* declared later does not count */
     expect_error(HDR1 "wait A map-notify within 100\nclient A\n", 6, "`A` is not a client");
 }
@@ -342,13 +462,13 @@ static void test_err_duplicate_client(void **state)
 static void test_err_unbound_in_expect(void **state)
 {
     (void)state;
-    expect_error(HDR1 "client A\nexpect req.value != 0\n", 7,
+    expect_error(HDR1 "client A\ncheck c/one\nexpect req.value != 0\n", 8,
                  "`req` is not bound: name a record with `as req` in an earlier wait");
     /* on the right-hand side too, after another name that is bound */
-    expect_error(HDR1 "client A\nwait A sync-request within 10 as req\nexpect req.value > old.value\n",
-                 8, "`old` is not bound");
+    expect_error(HDR1 "client A\ncheck c/one\nwait A sync-request within 10 as req\nexpect req.value > old.value\n",
+                 9, "`old` is not bound");
     /* bound by a later wait does not count */
-    expect_error(HDR1 "client A\nexpect req.value != 0\nwait A sync-request within 10 as req\n", 7,
+    expect_error(HDR1 "client A\ncheck c/one\nexpect req.value != 0\nwait A sync-request within 10 as req\n", 8,
                  "`req` is not bound");
 }
 
@@ -356,13 +476,13 @@ static void test_err_unbound_in_expect(void **state)
 static void test_err_unbound_in_before_after(void **state)
 {
     (void)state;
-    expect_error(HDR1 "client A\nwait A sync-request within 10 as req\nexpect req before cn\n", 8,
+    expect_error(HDR1 "client A\ncheck c/one\nwait A sync-request within 10 as req\nexpect req before cn\n", 9,
                  "`cn` is not bound: name a record with `as cn` in an earlier wait");
-    expect_error(HDR1 "client A\nwait A sync-request within 10 as req\nexpect other after req\n", 8,
+    expect_error(HDR1 "client A\ncheck c/one\nwait A sync-request within 10 as req\nexpect other after req\n", 9,
                  "`other` is not bound");
-    expect_error(HDR1 "client A\nwait A sync-request within 10 as req\nexpect req.value before req\n",
-                 8, "`before` compares two named records: expect A before B");
-    expect_error(HDR1 "client A\nwait A sync-request within 10 as req\nexpect req after req + 1\n", 8,
+    expect_error(HDR1 "client A\ncheck c/one\nwait A sync-request within 10 as req\nexpect req.value before req\n",
+                 9, "`before` compares two named records: expect A before B");
+    expect_error(HDR1 "client A\ncheck c/one\nwait A sync-request within 10 as req\nexpect req after req + 1\n", 9,
                  "`after` compares two named records");
 }
 
@@ -375,8 +495,8 @@ static void test_err_unbound_in_filter(void **state)
     expect_error(HDR1 "client A\nwait A counter-set value=me.value within 100 as me\n", 7,
                  "`me` is not bound");
     expect_error(HDR1 "client A\nwait A counter-set value= within 100\n", 7,
-                 "expected KEY=VALUE, found `value=`");
-    expect_error(HDR1 "client A\nwait A counter-set =5 within 100\n", 7, "expected KEY=VALUE, found `=5`");
+                 "expected KEY=VALUE (or != < <= > >=), found `value=`");
+    expect_error(HDR1 "client A\nwait A counter-set =5 within 100\n", 7, "expected KEY=VALUE (or != < <= > >=), found `=5`");
 }
 
 static void test_err_bad_duration(void **state)
@@ -421,22 +541,24 @@ static void test_err_wait_tail(void **state)
 static void test_err_expect_shape(void **state)
 {
     (void)state;
-    expect_error(HDR1 "expect 1\n", 6,
+    expect_error(HDR1 "check c/one\nexpect 1\n", 7,
                  "expected a comparison (== != < <= > >= before after) in `expect`");
-    expect_error(HDR1 "expect 1 == 1 == 1\n", 6, "one comparison per expect, found `==` and `==`");
-    expect_error(HDR1 "expect 1 + + 1 == 1\n", 6, "expected a value (number, atom or NAME.FIELD), found `+`");
-    expect_error(HDR1 "expect 1 + == 1\n", 6, "expected a value on each side of `==`");
-    expect_error(HDR1 "expect 1 2 == 1\n", 6, "expected an operator (+ - * / %) or the comparison, found `2`");
-    expect_error(HDR1 "expect == 1\n", 6, "expected a value on each side of `==`");
-    expect_error(HDR1 "expect 1 + 2 ==\n", 6, "expected a value on each side of `==`");
+    expect_error(HDR1 "check c/one\nexpect 1 == 1 == 1\n", 7, "one comparison per expect, found `==` and `==`");
+    expect_error(HDR1 "check c/one\nexpect 1 + + 1 == 1\n", 7, "expected a value (number, atom or NAME.FIELD), found `+`");
+    expect_error(HDR1 "check c/one\nexpect 1 + == 1\n", 7, "expected a value on each side of `==`");
+    expect_error(HDR1 "check c/one\nexpect 1 2 == 1\n", 7, "expected an operator (+ - * / %) or the comparison, found `2`");
+    expect_error(HDR1 "check c/one\nexpect == 1\n", 7, "expected a value on each side of `==`");
+    expect_error(HDR1 "check c/one\nexpect 1 + 2 ==\n", 7, "expected a value on each side of `==`");
 }
 
 static void test_err_require(void **state)
 {
     (void)state;
     expect_error(HDR1 "require supported\n", 6,
-                 "expected `require compositing`, `require supported ATOM`, `require unsupported ATOM`, `require wait ...` or `require none ...`");
-    expect_error(HDR1 "require magic\n", 6, "expected `require compositing`");
+                 "expected `require FEATURE`, `require no FEATURE`, `require supported ATOM`, `require unsupported ATOM`, "
+                 "`require wait ...` or `require none ...`");
+    expect_error(HDR1 "require no\n", 6, "expected `require FEATURE`");
+    expect_error(HDR1 "require a b c\n", 6, "expected `require FEATURE`");
 }
 
 static void test_err_checks_mismatch(void **state)
@@ -444,8 +566,9 @@ static void test_err_checks_mismatch(void **state)
     (void)state;
     /* the error is at the line of the checks: header, not where the file ends */
     expect_error("case: unit/x\nclause: c/one\nprofiles: ewmh-1.5\nchecks: 3\ndescription: d\n\n"
-                 "client A\nwait A map-notify within 100\nexpect 1 == 1\nrequire compositing\n",
-                 4, "`checks: 3` but the case has 2 check steps (wait, none, expect)");
+                 "client A\nwait A map-notify within 100\ncheck c/one\nwait A map-notify within 100\n"
+                 "expect 1 == 1\nrequire compositing\n",
+                 4, "`checks: 3` but the case has 2 check steps (wait, none, expect after `check`)");
 }
 
 static void test_err_unknown_profile(void **state)
@@ -466,13 +589,13 @@ static void test_err_unknown_clause(void **state)
     expect_error_known("case: unit/x\nclause: c/one c/two\n", only_c_one, 2,
                        "unknown clause `c/two` (clause IDs are listed in cases/clauses.txt)");
     /* the same case parses when the callback knows the clause, and with no callback at all */
-    const char *text = HDR1 "client A\nwait A map-notify within 100\n";
+    const char *text = HDR1 "client A\ncheck c/one\nwait A map-notify within 100\n";
     struct testcase *tc = case_parse_buffer("t.case", text, only_c_one, err, sizeof err);
     if (!tc)
         fail_msg("%s", err);
     case_free(tc);
     tc = case_parse_buffer("t.case", "case: unit/x\nclause: any/thing\nprofiles: de-facto\n"
-                                      "description: d\nchecks: 1\nclient A\nwait A x within 1\n",
+                                      "description: d\nchecks: 1\nclient A\ncheck any/thing\nwait A x within 1\n",
                            NULL, err, sizeof err);
     if (!tc)
         fail_msg("%s", err);
@@ -513,14 +636,14 @@ static void test_parse_file(void **state)
     char path[] = "/tmp/framesync-test-caseXXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
-    const char *text = HDR1 "client A\nwait A map-notify within 100\n";
+    const char *text = HDR1 "client A\ncheck c/one\nwait A map-notify within 100\n";
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
     struct testcase *tc = case_parse_file(path, NULL, err, sizeof err);
     if (!tc)
         fail_msg("%s", err);
     assert_string_equal(tc->path, path);
-    assert_int_equal(tc->nsteps, 2);
+    assert_int_equal(tc->nsteps, 3);
     case_free(tc);
 
     /* a NUL byte: not text */
@@ -554,6 +677,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_case),
         cmocka_unit_test(test_require_observation),
+        cmocka_unit_test(test_valid_probe),
+        cmocka_unit_test(test_err_check_and_setup),
+        cmocka_unit_test(test_err_unknown_feature),
         cmocka_unit_test(test_valid_crlf_and_no_final_newline),
         cmocka_unit_test(test_basic_cases_parse),
         cmocka_unit_test(test_profiles),

@@ -247,7 +247,26 @@ static void test_summary(void **state)
     reset_output();
     assert_int_equal(T.n, 7);
     tap_summary(&T);
-    assert_text(output(), "# framesync: 3 passed, 1 failed, 2 skipped, 1 unresolved\n");
+    assert_text(output(), "# findings: 1 clause broken (each FAIL is filed under the clause of the check that failed)\n"
+                          "#   ewmh-1.5/basic/value-nonzero: basic/value-nonzero [ewmh-1.5]\n"
+                          "# framesync: 3 passed, 1 failed, 2 skipped, 1 unresolved\n");
+}
+
+/* A FAIL is filed under the clause of the check that failed: the diagnostic names it, and the
+ * findings list each clause once with every case and profile that shows it. */
+static void test_findings_by_failed_clause(void **state)
+{
+    (void)state;
+    struct result r = result(VERDICT_FAIL, "no");
+    r.clause = "ewmh-1.5/basic/value-increases";
+    tap_result(&T, &TC, PROFILE_EWMH15, &r, &CAT, NULL, "c");
+    assert_non_null(strstr(output(), "  clause: ewmh-1.5/basic/value-increases\n"));
+    tap_result(&T, &TC, PROFILE_DEFACTO, &r, &CAT, NULL, "c");
+    reset_output();
+    tap_summary(&T);
+    assert_text(output(), "# findings: 1 clause broken (each FAIL is filed under the clause of the check that failed)\n"
+                          "#   ewmh-1.5/basic/value-increases: basic/value-nonzero [ewmh-1.5]; basic/value-nonzero [de-facto]\n"
+                          "# framesync: 0 passed, 2 failed, 0 skipped, 0 unresolved\n");
 }
 
 static void test_two_outputs(void **state)
@@ -339,6 +358,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unresolved, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bail_out_and_comment, setup, teardown),
         cmocka_unit_test_setup_teardown(test_summary, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_findings_by_failed_clause, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_outputs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_yaml_quoted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_file_path_escaped, setup, teardown),

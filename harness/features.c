@@ -1,0 +1,386 @@
+#include "features.h"
+#include "results.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names ---- */
+
+static char *probe_names[FEATURES_MAX];
+static int nprobe_names;
+
+/* Observed from the selections at start-up, and derived from the trigger probes. */
+static const char *const builtin[] = {"wm", "compositing", "sync-requests", "driven-resize", "held-resize", "hold",
+                                      "extended"};
+#define NBUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
+
+/* The resize triggers in the order `A resize` prefers them: a ConfigureRequest is exact and
+ * cheap; the interactive ones need XTEST; the map one withdraws the window. */
+static const char *const triggers[] = {"configure", "keyboard", "pointer", "map"};
+#define NTRIGGERS 4
+
+void features_register_probe(const char *name)
+{
+    for (int i = 0; i < nprobe_names; i++)
+        if (!strcmp(probe_names[i], name))
+            return;
+    if (nprobe_names < FEATURES_MAX)
+        probe_names[nprobe_names++] = strdup(name);
+}
+
+/* Which probed features a derived one stands on (NULL-terminated; empty for the others). */
+const char *const *features_inputs(const char *name)
+{
+    static const char *const trig[] = {"trigger-configure", "trigger-keyboard", "trigger-pointer", "trigger-map", NULL};
+    static const char *const hold[] = {"hold-update", "hold-map", NULL};
+    static const char *const ext[] = {"extended-counter", "extended-marker", "hold-update", "hold-map",
+                                      "trigger-configure", "trigger-keyboard", "trigger-pointer", "trigger-map", NULL};
+    static const char *const none[] = {NULL};
+    if (!strcmp(name, "sync-requests") || !strcmp(name, "driven-resize") || !strcmp(name, "held-resize"))
+        return trig;
+    if (!strcmp(name, "hold"))
+        return hold;
+    if (!strcmp(name, "extended"))
+        return ext;
+    return none;
+}
+
+bool features_known(const char *name)
+{
+    for (int i = 0; i < NBUILTIN; i++)
+        if (!strcmp(builtin[i], name))
+            return true;
+    for (int i = 0; i < nprobe_names; i++)
+        if (!strcmp(probe_names[i], name))
+            return true;
+    return false;
+}
+
+/* ---- the table ---- */
+
+void features_init(struct features *fs, const char *command)
+{
+    char named[sizeof fs->named_trigger];
+    snprintf(named, sizeof named, "%s", fs->named_trigger);
+    memset(fs, 0, sizeof *fs);
+    snprintf(fs->command, sizeof fs->command, "%s", command);
+    snprintf(fs->named_trigger, sizeof fs->named_trigger, "%s", named);
+}
+
+struct feature *features_get(struct features *fs, const char *name)
+{
+    for (int i = 0; i < fs->n; i++)
+        if (!strcmp(fs->f[i].name, name))
+            return &fs->f[i];
+    if (fs->n == FEATURES_MAX)
+        return NULL;
+    struct feature *f = &fs->f[fs->n++];
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    return f;
+}
+
+const struct feature *features_find(const struct features *fs, const char *name)
+{
+    for (int i = 0; i < fs->n; i++)
+        if (!strcmp(fs->f[i].name, name))
+            return &fs->f[i];
+    return NULL;
+}
+
+void features_set(struct features *fs, const char *name, enum feature_state state, const char *source,
+                  const char *fmt, ...)
+{
+    struct feature *f = features_get(fs, name);
+    if (!f)
+        return;
+    f->state = state;
+    snprintf(f->source, sizeof f->source, "%s", source);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->detail, sizeof f->detail, fmt, ap);
+    va_end(ap);
+}
+
+static enum feature_state state_of(const struct features *fs, const char *name)
+{
+    const struct feature *f = features_find(fs, name);
+    return f ? f->state : FEATURE_UNKNOWN;
+}
+
+static bool trigger_present(const struct features *fs, const char *t)
+{
+    char name[32];
+    snprintf(name, sizeof name, "trigger-%s", t);
+    return state_of(fs, name) == FEATURE_PRESENT;
+}
+
+/* The first of `among` that works (or the named one, when it is among them). */
+static void pick(const struct features *fs, const char *const *among, int n, char *out, size_t len)
+{
+    out[0] = 0;
+    for (int i = 0; i < n; i++)
+        if (fs->named_trigger[0] && !strcmp(fs->named_trigger, among[i])) {
+            snprintf(out, len, "%s", among[i]);
+            return;
+        }
+    for (int i = 0; i < n; i++)
+        if (trigger_present(fs, among[i])) {
+            snprintf(out, len, "%s", among[i]);
+            return;
+        }
+}
+
+/* What the trigger probes say about a set of triggers, for a reason text. */
+static void describe_triggers(const struct features *fs, const char *const *among, int n, char *out, size_t len)
+{
+    size_t o = 0;
+    out[0] = 0;
+    for (int i = 0; i < n && o < len; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "trigger-%s", among[i]);
+        const struct feature *f = features_find(fs, name);
+        o += (size_t)snprintf(out + o, len - o, "%s%s: %s", i ? "; " : "", among[i],
+                              !f ? "not probed" : f->state == FEATURE_PRESENT ? "yes" : f->detail);
+    }
+}
+
+/* A derived feature: present when one of the triggers works; unknown when none works but a
+ * probe of one of them could not decide. */
+static void derive_one(struct features *fs, const char *name, const char *const *among, int n, const char *chosen,
+                       const char *what)
+{
+    char why[1024];
+    describe_triggers(fs, among, n, why, sizeof why);
+    bool unknown = false;
+    for (int i = 0; i < n; i++) {
+        char t[32];
+        snprintf(t, sizeof t, "trigger-%s", among[i]);
+        unknown |= state_of(fs, t) == FEATURE_UNKNOWN;
+    }
+    if (chosen[0])
+        features_set(fs, name, FEATURE_PRESENT, "derived", "%s: %s", what, chosen);
+    else if (unknown)
+        features_set(fs, name, FEATURE_UNKNOWN, "derived", "a probe of a trigger could not decide (%s)", why);
+    else
+        features_set(fs, name, FEATURE_ABSENT, "derived", "it sends no sync request for %s the suite can make (%s)",
+                     what, why);
+}
+
+/* present when one of `any` is; unknown when none is but one could not be decided; the details
+ * of the inputs make the text either way */
+static void derive_any(struct features *fs, const char *name, const char *const *any, int n, const char *absent_prefix)
+{
+    char why[1024] = "";
+    size_t o = 0;
+    bool unknown = false;
+    for (int i = 0; i < n; i++) {
+        const struct feature *f = features_find(fs, any[i]);
+        if (f && f->state == FEATURE_PRESENT) {
+            features_set(fs, name, FEATURE_PRESENT, "derived", "%s", f->detail);
+            return;
+        }
+        unknown |= !f || f->state == FEATURE_UNKNOWN;
+        if (f && !o) /* the first input says it plainly; the others are in the table */
+            o += (size_t)snprintf(why + o, sizeof why - o, "%s", f->detail);
+    }
+    if (unknown)
+        features_set(fs, name, FEATURE_UNKNOWN, "derived", "not decided (%s)", why);
+    else
+        features_set(fs, name, FEATURE_ABSENT, "derived", "%s (%s)", absent_prefix, why);
+}
+
+void features_derive(struct features *fs)
+{
+    static const char *const driven[] = {"keyboard", "pointer", "map"};
+    static const char *const held[] = {"keyboard", "pointer"};
+    pick(fs, triggers, NTRIGGERS, fs->trigger, sizeof fs->trigger);
+    pick(fs, driven, 3, fs->driven, sizeof fs->driven);
+    pick(fs, held, 2, fs->held, sizeof fs->held);
+    derive_one(fs, "sync-requests", triggers, NTRIGGERS, fs->trigger, "any resize");
+    derive_one(fs, "driven-resize", driven, 3, fs->driven, "a resize it drives itself");
+    derive_one(fs, "held-resize", held, 2, fs->held, "an interactive resize that stays open");
+    static const char *const holds[] = {"hold-update", "hold-map"};
+    derive_any(fs, "hold", holds, 2, "it does not hold delimited updates");
+    /* a WM that syncs and holds delimited updates on the second counter knows the extended form
+     * too, whatever its requests look like */
+    const struct feature *h = features_find(fs, "hold"), *sr = features_find(fs, "sync-requests");
+    if (h && sr && h->state == FEATURE_PRESENT && sr->state == FEATURE_PRESENT)
+        features_set(fs, "extended-delimited", FEATURE_PRESENT, "derived",
+                     "it syncs resizes and holds delimited updates on the second counter");
+    else
+        features_set(fs, "extended-delimited", (h && h->state == FEATURE_UNKNOWN) || (sr && sr->state == FEATURE_UNKNOWN)
+                     ? FEATURE_UNKNOWN : FEATURE_ABSENT, "derived", "it does not both sync resizes and hold delimited updates");
+    static const char *const ext[] = {"extended-counter", "extended-marker", "extended-delimited"};
+    derive_any(fs, "extended", ext, 3, "basic form only: with two counters it used the first as a basic-form counter");
+}
+
+bool features_decided(const struct features *fs, const char *name)
+{
+    const struct feature *f = features_find(fs, name);
+    return f && f->state != FEATURE_UNKNOWN;
+}
+
+/* ---- output ---- */
+
+static const char *state_word(enum feature_state s)
+{
+    return s == FEATURE_PRESENT ? "yes" : s == FEATURE_ABSENT ? "no" : "unknown";
+}
+
+/* The table reads from what the compositor is to what it does: roles, triggers, forms, holding,
+ * messages; features of other probes follow in their order. */
+static int display_rank(const char *name)
+{
+    static const char *const order[] = {"wm", "compositing", "trigger-configure", "trigger-keyboard", "trigger-pointer",
+                                        "trigger-map", "sync-requests", "driven-resize", "held-resize",
+                                        "extended-counter", "extended-marker", "extended-delimited", "extended",
+                                        "hold-update", "hold-map", "hold", "sync-drawn", "frame-drawn",
+                                        "frame-timings", "fences"};
+    for (int i = 0; i < (int)(sizeof order / sizeof order[0]); i++)
+        if (!strcmp(order[i], name))
+            return i;
+    return 100;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    const struct feature *x = a, *y = b;
+    int d = display_rank(x->name) - display_rank(y->name);
+    return d ? d : strcmp(x->name, y->name);
+}
+
+void features_print(const struct features *fs, void (*line)(void *ctx, const char *text), void *ctx)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "features of `%s` (probed in %.1f s; how each is decided: cases/probes/NAME.probe):",
+             fs->command, fs->probe_ms / 1000.0);
+    line(ctx, buf);
+    struct feature sorted[FEATURES_MAX];
+    memcpy(sorted, fs->f, (size_t)fs->n * sizeof *sorted);
+    qsort(sorted, (size_t)fs->n, sizeof *sorted, by_rank);
+    for (int i = 0; i < fs->n; i++) {
+        const struct feature *f = &sorted[i];
+        snprintf(buf, sizeof buf, "  %-18s %-7s %s", f->name, state_word(f->state), f->detail);
+        line(ctx, buf);
+    }
+    snprintf(buf, sizeof buf, "  resize trigger: %s%s (driven: %s, held open: %s)", fs->trigger[0] ? fs->trigger : "none",
+             fs->named_trigger[0] ? " (named by the configuration)" : "", fs->driven[0] ? fs->driven : "none",
+             fs->held[0] ? fs->held : "none");
+    line(ctx, buf);
+}
+
+void features_json(const struct features *fs, FILE *f)
+{
+    fputs("{\"command\": ", f);
+    json_string(f, fs->command);
+    fputs(", \"trigger\": ", f);
+    json_string(f, fs->trigger);
+    fputs(", \"driven\": ", f);
+    json_string(f, fs->driven);
+    fputs(", \"held\": ", f);
+    json_string(f, fs->held);
+    fprintf(f, ", \"probe_ms\": %.1f, \"features\": {", fs->probe_ms);
+    for (int i = 0; i < fs->n; i++) {
+        const struct feature *x = &fs->f[i];
+        fprintf(f, "%s", i ? ", " : "");
+        json_string(f, x->name);
+        fprintf(f, ": {\"present\": %s, \"detail\": ",
+                x->state == FEATURE_PRESENT ? "true" : x->state == FEATURE_ABSENT ? "false" : "null");
+        json_string(f, x->detail);
+        fputs(", \"source\": ", f);
+        json_string(f, x->source);
+        fprintf(f, ", \"ms\": %.1f}", x->ms);
+    }
+    fputs("}}", f);
+}
+
+static void put_text(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+void features_write_tsv(const struct features *fs, FILE *f)
+{
+    for (int i = 0; i < fs->n; i++) {
+        const struct feature *x = &fs->f[i];
+        put_text(f, fs->command);
+        fprintf(f, "\t%s\t%s\t%s\t%.1f\t", x->name,
+                x->state == FEATURE_PRESENT ? "present" : x->state == FEATURE_ABSENT ? "absent" : "unknown",
+                x->source, x->ms);
+        put_text(f, x->detail);
+        fputc('\n', f);
+    }
+    put_text(f, fs->command);
+    fprintf(f, "\t-\tprobe-ms\t-\t%.1f\t\n", fs->probe_ms);
+}
+
+static char *next_field(char **p)
+{
+    char *s = *p;
+    if (!s)
+        return NULL;
+    char *tab = strchr(s, '\t');
+    if (tab) {
+        *tab = 0;
+        *p = tab + 1;
+    } else {
+        *p = NULL;
+    }
+    return s;
+}
+
+int features_read_tsv(const char *path, const char *command, struct features *fs, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "re");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    features_init(fs, command);
+    char line[8192];
+    int lineno = 0, found = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\n")] = 0;
+        char *p = line;
+        char *cmd = next_field(&p), *name = next_field(&p), *state = next_field(&p), *source = next_field(&p),
+             *ms = next_field(&p), *detail = p;
+        if (!cmd || !name || !state || !source || !ms || !detail) {
+            snprintf(err, errlen, "%s:%d: expected COMMAND, NAME, STATE, SOURCE, MS and DETAIL separated by tabs",
+                     path, lineno);
+            fclose(f);
+            return -1;
+        }
+        char want[sizeof fs->command];
+        snprintf(want, sizeof want, "%s", command);
+        for (char *c = want; *c; c++)
+            if (*c == '\t' || *c == '\n' || *c == '\r')
+                *c = ' ';
+        if (strcmp(cmd, want))
+            continue;
+        found = 1;
+        if (!strcmp(name, "-")) {
+            fs->probe_ms = strtod(ms, NULL);
+            continue;
+        }
+        enum feature_state st = !strcmp(state, "present") ? FEATURE_PRESENT
+                                : !strcmp(state, "absent") ? FEATURE_ABSENT : FEATURE_UNKNOWN;
+        if (st == FEATURE_UNKNOWN && strcmp(state, "unknown")) {
+            snprintf(err, errlen, "%s:%d: expected present, absent or unknown, found `%s`", path, lineno, state);
+            fclose(f);
+            return -1;
+        }
+        features_set(fs, name, st, source, "%s", detail);
+        struct feature *x = features_get(fs, name);
+        if (x)
+            x->ms = strtod(ms, NULL);
+    }
+    fclose(f);
+    if (found)
+        features_derive(fs);
+    return found;
+}
