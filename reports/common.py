@@ -15,7 +15,44 @@ def load_results(path):
         raise ValueError("%s: not a framesync results file (format %r)" % (path, doc.get("format")))
     doc.setdefault("cases", [])
     doc.setdefault("compositors", [])
+    doc.setdefault("features", [])
+    doc["findings"] = findings(doc["cases"])  # always from the cases: merged runs included
     return doc
+
+
+PSEUDO_CLAUSES = {
+    "compositor/crash": "the compositor under test crashed or exited during a case",
+}
+
+
+def failed_clause(case):
+    """The clause a FAIL is filed under: the clause of the check that failed (results.json's
+    failed_clause; older files: the case's first clause)."""
+    return case.get("failed_clause") or (case.get("clauses") or ["(no clause)"])[0]
+
+
+def findings(cases):
+    """The findings of a run: one per clause broken, with the cases and profiles that show it,
+    in catalog order of their first appearance.  One root cause is one finding."""
+    by, order = {}, []
+    for c in cases:
+        if c.get("verdict") != "FAIL":
+            continue
+        cl = failed_clause(c)
+        if cl not in by:
+            by[cl] = []
+            order.append(cl)
+        by[cl].append(c)
+    out = []
+    for cl in order:
+        ids = []
+        for c in by[cl]:
+            if c["id"] not in ids:
+                ids.append(c["id"])
+        out.append({"clause": cl, "count": len(by[cl]),
+                    "cases": ["%s [%s]" % (c["id"], c["profile"]) for c in by[cl]],
+                    "summary": ["%s [%s]" % (i, ", ".join(c["profile"] for c in by[cl] if c["id"] == i)) for i in ids]})
+    return out
 
 
 def case_group(case):

@@ -24,12 +24,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARNESS = os.path.join(ROOT, "harness", "framesync")
 PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
 # harness options that take a value, passed through unchanged
-VALUE_OPTS = ("--wm", "--ready", "--wm-timeout", "--profile", "--filter", "--cases", "--timeout-scale")
+VALUE_OPTS = ("--wm", "--ready", "--wm-timeout", "--profile", "--filter", "--cases", "--timeout-scale",
+              "--features", "--resize-trigger")
 # what the runner writes into OUT; only these are cleared at the start of a run
-OUT_ENTRIES = ("results.tap", "results.json", "results.json.tmp", "junit.xml", "index.html", "logs", "workers")
+OUT_ENTRIES = ("results.tap", "results.json", "results.json.tmp", "junit.xml", "index.html", "logs", "workers",
+               "probes", "features.tsv")
 EXIT_USAGE = 2
 # harness options that run nothing (they print and exit): handed to the harness as they are
-DELEGATED = ("--list", "--list-wms", "--coverage")
+DELEGATED = ("--list", "--list-wms", "--coverage", "--probe")
 
 RESULT_RE = re.compile(r"^(not )?ok (\d+)(.*)$")
 PLAN_RE = re.compile(r"^1\.\.(\d+)")
@@ -77,6 +79,17 @@ def mandated_ms(case):
     if any(c.endswith("/not-indefinitely") for c in case.get("clauses", [])[:1]):
         return float(case.get("duration_ms", 0) or 0)
     return float(none_windows_ms(case["file"]))
+
+
+def findings_tap(findings):
+    """The findings as TAP comments: each clause broken once, with the cases that show it."""
+    if not findings:
+        return "# findings: none (no clause broken)\n"
+    lines = ["# findings: %d clause%s broken (each FAIL is filed under the clause of the check that failed)\n"
+             % (len(findings), "" if len(findings) == 1 else "s")]
+    for f in findings:
+        lines.append("#   %s: %s\n" % (f["clause"], "; ".join(f["summary"])))
+    return "".join(lines)
 
 
 def die_usage(msg):
@@ -242,6 +255,9 @@ def write_json_atomic(path, doc):
     text = ['{\n  "format": %s,\n  "started": %s, "status": %s,\n  "wall_ms": %.1f,\n  "compositors": ['
             % (one(doc["format"]), one(doc["started"]), one(doc["status"]), doc["wall_ms"])]
     text.append(",".join("\n    " + one(c) for c in doc["compositors"]))
+    for key in ("features", "findings"):
+        text.append('\n  ],\n  "%s": [' % key)
+        text.append(",".join("\n    " + one(c) for c in doc.get(key, [])))
     text.append('\n  ],\n  "cases": [')
     text.append(",".join("\n    " + one(c) for c in doc["cases"]))
     text.append("\n  ]\n}\n")
@@ -292,6 +308,7 @@ class Worker:
         self.rc = None
         self.last_t = time.monotonic()
         self.results = 0
+        self.in_findings = False
 
 
 class Runner:
@@ -319,6 +336,8 @@ class Runner:
         self.signal_r, self.signal_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self.pending_signals = []
         self.seen_stderr = set()
+        self.features_file = None
+        self.probing = None
 
     # ---- output
     def clear_status(self):
@@ -368,17 +387,86 @@ class Runner:
         sys.stderr.flush()
 
     # ---- workers
+    def probe(self):
+        """The probe pass: what the compositor implements is established once, before the workers
+        start (a compositor command per profile for fake-wm and `{profile}` commands, one
+        otherwise; up to --jobs of them at once), and handed to every worker (--features), so all
+        workers judge by the same feature table.  A table given with --features is used as it is."""
+        if any(a == "--features" for a in self.opts.passthrough) or not self.expected:
+            return None
+        wanted = [p for p in PROFILES if any(prof == p for _, prof in self.expected)]
+        pt = self.opts.passthrough
+        wm = next((pt[i + 1] for i in range(len(pt) - 1) if pt[i] == "--wm"), None)
+        per_profile = wm is None or "{profile}" in wm  # the command differs per profile
+        groups = [[p] for p in wanted] if per_profile else [wanted[:1]]
+        base = [a for a in self.opts.passthrough]
+        i = 0
+        while i < len(base):  # the probe runs every profile given to it
+            if base[i] == "--profile":
+                del base[i:i + 2]
+            else:
+                i += 1
+        procs = []
+        parent = os.getpid()
+        for k, profs in enumerate(groups):
+            pout = os.path.join(self.out, "probes", str(k))
+            cmd = [HARNESS] + base + ["--profile", ",".join(profs), "--probe", "--out", pout]
+            procs.append((pout, cmd))
+        tables, failed = [], None
+        running = []
+        for pout, cmd in procs:
+            running.append((pout, subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                                   stderr=subprocess.PIPE, start_new_session=True,
+                                                   preexec_fn=lambda: _child_setup(parent))))
+            if len(running) >= self.jobs or (pout, cmd) == procs[-1]:
+                for rout, proc in running:
+                    self.probing = proc
+                    out, err = proc.communicate()
+                    if proc.returncode != 0 and not failed:
+                        failed = (proc.returncode, err.decode("utf-8", "replace") or out.decode("utf-8", "replace"))
+                    tables.append(rout)
+                running = []
+        self.probing = None
+        if failed:
+            return failed
+        path = os.path.join(self.out, "features.tsv")
+        with open(path, "w", encoding="utf-8") as f:
+            for rout in tables:
+                try:
+                    with open(os.path.join(rout, "features.tsv"), encoding="utf-8") as t:
+                        f.write(t.read())
+                except OSError:
+                    pass
+                self.link_probe_logs(rout)
+        self.features_file = path
+        return None
+
+    def link_probe_logs(self, pout):
+        src = os.path.join(pout, "logs", "probes")
+        for prof in sorted(os.listdir(src)) if os.path.isdir(src) else []:
+            dst = os.path.join(self.out, "logs", "probes", prof)
+            os.makedirs(dst, exist_ok=True)
+            for name in sorted(os.listdir(os.path.join(src, prof))):
+                self.link_log(os.path.join(src, prof, name), os.path.join(dst, name))
+
     def start_workers(self):
         parent = os.getpid()
         for k in range(self.jobs):
             wout = os.path.join(self.out, "workers", str(k))
             cmd = [HARNESS] + self.opts.passthrough + ["--shard", "%d/%d" % (k, self.jobs), "--out", wout]
+            if self.features_file:
+                cmd += ["--features", self.features_file]
             proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, start_new_session=True,
                                     preexec_fn=lambda: _child_setup(parent))
             self.workers.append(Worker(k, self.jobs, self.out, proc))
 
     def forward(self, sig):
+        if self.probing is not None and self.probing.poll() is None:
+            try:
+                os.kill(self.probing.pid, sig)
+            except ProcessLookupError:
+                pass
         for w in self.workers:
             if w.rc is None:
                 try:
@@ -420,9 +508,14 @@ class Runner:
                 w.current = r
             return
         if line.startswith("#"):
-            if not SUMMARY_RE.match(line):
+            # a worker's summary and findings are of its share only: the runner writes its own
+            if line.startswith("# findings:"):
+                w.in_findings = True
+            elif not (w.in_findings and line.startswith("#   ")) and not SUMMARY_RE.match(line):
+                w.in_findings = False
                 w.pending.append(line)
             return
+        w.in_findings = False
         if line.startswith("Bail out!"):
             w.bail = line[len("Bail out!"):].strip()
             return
@@ -553,12 +646,22 @@ class Runner:
     # ---- the loop
     def on_signal(self, sig, frame):
         self.pending_signals.append(sig)
+        if self.probing is not None:  # the probe pass runs before the loop that forwards signals
+            self.forward(sig)
 
     def run(self):
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, self.on_signal)
         signal.set_wakeup_fd(self.signal_w)
         self.write_json("running")
+        failed = self.probe()
+        if failed:
+            rc, text = failed
+            sys.stderr.write(text if text.endswith("\n") else text + "\n")
+            if self.pending_signals or rc > 128 or rc < 0:
+                self.tap.close()
+                return 128 + signal.SIGINT
+            die_usage("probing the compositor failed (exit status %d)" % rc)
         try:
             self.start_workers()
         except OSError as e:
@@ -650,9 +753,29 @@ class Runner:
             if not first.get("name"):
                 first["name"] = c.get("name", "")
             first["supported"] += [a for a in c.get("supported", []) if a not in first["supported"]]
+        from reports.common import findings
+        ordered = [cases[i] for i in sorted(cases)]
         return {"format": "framesync-results-1", "started": self.started, "status": status,
                 "wall_ms": (time.monotonic() - self.start) * 1000.0, "compositors": compositors,
-                "cases": [cases[i] for i in sorted(cases)]}
+                "features": self.features_tables(worker_docs), "findings": findings(ordered), "cases": ordered}
+
+    def features_tables(self, worker_docs):
+        """The feature tables, one per compositor command: the probe pass's, else the workers'."""
+        tables, seen = [], set()
+        docs = []
+        for d in sorted(os.listdir(os.path.join(self.out, "probes"))) if os.path.isdir(os.path.join(self.out, "probes")) else []:
+            try:
+                with open(os.path.join(self.out, "probes", d, "results.json"), encoding="utf-8") as f:
+                    docs.append(json.load(f))
+            except (OSError, ValueError):
+                pass
+        docs += [doc for _, doc in worker_docs]
+        for doc in docs:
+            for t in doc.get("features", []):
+                if t.get("command") not in seen:
+                    seen.add(t.get("command"))
+                    tables.append(t)
+        return tables
 
     def write_json(self, status):
         doc = self.merged(status)
@@ -692,6 +815,7 @@ class Runner:
             if not self.interrupted and not self.error:
                 trailing = [l for w in self.workers for l in w.pending]
                 self.show_comments(trailing)
+            self.emit(findings_tap(doc["findings"]))
             self.emit("# framesync: %d passed, %d failed, %d skipped, %d unresolved\n"
                       % (c["PASS"], c["FAIL"], c["SKIP"], c["UNRESOLVED"]))
             if self.done or not self.error:

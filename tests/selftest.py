@@ -109,18 +109,19 @@ def rerun_passes(out_dir, wm, c):
 
 
 def judge_fault(name, clause, results, collateral):
-    """caught: failures of cases naming the clause; unrelated: failures nobody expected;
-    stale: collateral entries that broke nothing."""
+    """caught: FAILs filed under the fault's clause (the clause of the check that failed);
+    unrelated: failures and unresolved cases nobody expected; stale: collateral entries that
+    broke nothing."""
     caught, unrelated, used = [], [], set()
     for c in results["cases"]:
         if c["verdict"] not in ("FAIL", "UNRESOLVED"):
             continue
         key = "%s [%s]" % (c["id"], c["profile"])
-        if clause in c["clauses"] and c["verdict"] == "FAIL":
+        if c["verdict"] == "FAIL" and c.get("failed_clause", (c["clauses"] or [None])[0]) == clause:
             caught.append(key)
             continue
         expected = [g for g, _ in collateral.get(name, []) if fnmatch.fnmatch(c["id"], g)]
-        if expected and c["verdict"] == "FAIL":
+        if expected:
             used.update(expected)
         else:
             unrelated.append(c)
