@@ -78,7 +78,7 @@ struct testcase {
 
 /* Validates clause IDs against this list when non-NULL (see catalog.h). */
 typedef bool (*clause_known_fn)(const char *id);
-/* Validates feature names (`require FEATURE`, `when FEATURE`) when non-NULL (see features.h). */
+/* Validates feature names (`require FEATURE`, `when FEATURE`) when non-NULL (see featureset.h). */
 typedef bool (*feature_known_fn)(const char *name);
 void case_set_feature_check(feature_known_fn known);
 

@@ -1,5 +1,5 @@
 /* Probing: runs the feature probes (cases/probes/NAME.probe) against the running compositor and
- * records what they establish in a feature table (features.h).  A probe is a scenario in the case
+ * records what they establish in a feature table (featureset.h).  A probe is a scenario in the case
  * language; its verdict decides its feature: PASS present, FAIL or SKIP absent, UNRESOLVED
  * unknown.  Probes run in the order their `require`/`when` lines need (the trigger probes first,
  * since `A resize` uses the trigger they find). */
@@ -7,7 +7,7 @@
 #define FRAMESYNC_PROBE_H
 
 #include "caseparse.h"
-#include "features.h"
+#include "featureset.h"
 #include "run.h"
 
 /* Orders the probes so each runs after the features it needs; -1 with err on a cycle. */

@@ -6,7 +6,7 @@
 
 #include "caseparse.h"
 #include "compositor.h"
-#include "features.h"
+#include "featureset.h"
 #include "run.h"
 
 struct results;

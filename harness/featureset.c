@@ -1,4 +1,4 @@
-#include "features.h"
+#include "featureset.h"
 #include "results.h"
 
 #include <errno.h>

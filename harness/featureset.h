@@ -9,8 +9,8 @@
  *
  * Features of one compositor command are probed once per run (the runner probes before its
  * workers start and hands them the table, --features FILE) and kept across restarts. */
-#ifndef FRAMESYNC_FEATURES_H
-#define FRAMESYNC_FEATURES_H
+#ifndef FRAMESYNC_FEATURESET_H
+#define FRAMESYNC_FEATURESET_H
 
 #include <stdbool.h>
 #include <stdio.h>
