@@ -7,7 +7,7 @@
 #include "compositor.h"
 #include "grabwatch.h"
 #include "compositor-profile.h"
-#include "features.h"
+#include "featureset.h"
 #include "oracles.h"
 #include "probe.h"
 #include "proc.h"
@@ -522,6 +522,23 @@ static int interrupted(struct runner *r)
     return 128 + proc_interrupted();
 }
 
+/* OUT/features.tsv: the feature tables this run used (a --probe run's product; any run's, so
+ * that re-runs of its cases judge by the same table with --features). */
+static int write_features(struct runner *r)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/features.tsv", r->o->out_dir);
+    FILE *f = fopen(path, "we");
+    if (!f) {
+        fprintf(stderr, "framesync: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    for (int i = 0; i < r->nknown; i++)
+        features_write_tsv(&r->known[i], f);
+    fclose(f);
+    return 0;
+}
+
 /* --probe: start the compositor of each selected profile (a named or plain command is the same
  * in every profile and is probed once), probe it, and write OUT/features.tsv for the workers. */
 static int probe_all(struct runner *r)
@@ -539,16 +556,8 @@ static int probe_all(struct runner *r)
             return EXIT_USAGE;
         }
     }
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/features.tsv", r->o->out_dir);
-    FILE *f = fopen(path, "we");
-    if (!f) {
-        fprintf(stderr, "framesync: cannot write %s: %s\n", path, strerror(errno));
+    if (write_features(r) < 0)
         return EXIT_USAGE;
-    }
-    for (int i = 0; i < r->nknown; i++)
-        features_write_tsv(&r->known[i], f);
-    fclose(f);
     tap_summary(&r->tap);
     results_finish(r->results, "complete");
     return 0;
@@ -640,6 +649,7 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
             session_free(&s);
         }
     }
+    write_features(r);
     tap_summary(&r->tap);
     results_finish(r->results, "complete");
     return (r->tap.counts[VERDICT_FAIL] || r->tap.counts[VERDICT_UNRESOLVED]) ? 1 : 0;

@@ -150,6 +150,13 @@ static int format_send_event(const uint8_t *req, size_t len, bool sw, rec_atom_n
         put_atom(w, "l0name", ev[1] == 32 ? l[0] : 0, name, actx);
         tn = tn ? tn : "";
         l0n = l0n ? l0n : "";
+        /* what the message is about, whatever its layout: a sync request sent with the wrong
+         * message_type is still the WM's attempt at one (about=sync-request) */
+        const char *about = !strcmp(tn, "_NET_WM_SYNC_REQUEST") || !strcmp(l0n, "_NET_WM_SYNC_REQUEST") ? "sync-request"
+                            : !strcmp(l0n, "_NET_WM_SYNC_DRAWN") ? "sync-drawn"
+                            : !strcmp(tn, "_NET_WM_FRAME_DRAWN") ? "frame-drawn"
+                            : !strcmp(tn, "_NET_WM_FRAME_TIMINGS") ? "frame-timings" : "other";
+        put(w, " about=%s", about);
         /* the value each known message carries, as the fake clients report it */
         if (!strcmp(tn, "WM_PROTOCOLS") && !strcmp(l0n, "_NET_WM_SYNC_REQUEST"))
             put(w, " value=%" PRId64, (int64_t)(((uint64_t)l[3] << 32) | l[2]));

@@ -8,7 +8,9 @@
  *
  *   set-counter counter=XID value=V by=wm base=B server_time=MS
  *   send-event destination=XID mask=0 event=ClientMessage window=XID type=A typename=WM_PROTOCOLS
- *              format=32 l0=.. l1=.. l2=.. l3=.. l4=.. l0name=_NET_WM_SYNC_DRAWN value=V by=wm ...
+ *              format=32 l0=.. l1=.. l2=.. l3=.. l4=.. l0name=_NET_WM_SYNC_DRAWN about=sync-drawn value=V by=wm ...
+ *   (about: sync-request when the type or l0 is _NET_WM_SYNC_REQUEST, whatever the layout, else
+ *   sync-drawn, frame-drawn, frame-timings or other)
  *   configure-window window=XID width=W height=H by=wm ...
  *
  * `by` says whose request it was, by the client-id base of the connection that sent it

@@ -13,13 +13,14 @@ import base64
 import html
 import math
 import os
+import re
 import sys
 import urllib.parse
 
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from reports.common import (PROFILES, ROOT, VERDICTS, case_group, clause_group, load_results,  # noqa: E402
-                            parse_clauses, parse_timeline, read_text, resolve_log, screenshots)
+from reports.common import (PROFILES, PSEUDO_CLAUSES, ROOT, VERDICTS, case_group, clause_group,  # noqa: E402
+                            load_results, parse_clauses, parse_timeline, read_text, resolve_log, screenshots)
 
 SYNC_ATOMS = ["_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_NET_WM_SYNC_DRAWN",
               "_NET_WM_FRAME_DRAWN", "_NET_WM_FRAME_TIMINGS", "_NET_WM_SYNC_FENCES"]
@@ -250,6 +251,9 @@ blockquote { margin: 0; padding: 4px 10px; border-left: 3px solid #aeb6bf; backg
 .shots figcaption { font-size: 12px; color: #566573; }
 details > summary { cursor: pointer; color: #2874a6; } pre { white-space: pre; overflow-x: auto;
        background: #f8f9f9; padding: 8px; border: 1px solid var(--line); max-height: 420px; }
+table.features td { font-size: 12px; vertical-align: top; }
+ol.findings li { margin-bottom: 10px; }
+code.finding { font-weight: bold; color: var(--fail); }
 .chip { display: inline-block; background: #ebf5fb; border-radius: 3px; padding: 0 5px; margin: 1px;
         font: 11.5px ui-monospace, monospace; }
 .empty { color: #7f8c8d; font-style: italic; }
@@ -335,6 +339,73 @@ def compositors_html(doc):
             % (head, "".join(rows), "".join(chips)))
 
 
+FEATURE_ORDER = ["wm", "compositing", "trigger-configure", "trigger-keyboard", "trigger-pointer", "trigger-map",
+                 "sync-requests", "driven-resize", "held-resize", "extended-counter", "extended-marker",
+                 "extended-delimited", "extended", "hold-update", "hold-map", "hold", "sync-drawn", "frame-drawn",
+                 "frame-timings", "fences"]
+
+
+def feature_rank(name):
+    return (FEATURE_ORDER.index(name) if name in FEATURE_ORDER else len(FEATURE_ORDER), name)
+
+
+def features_html(doc):
+    """What each compositor implements, as the probes saw it: the first thing a reader asks."""
+    tables = doc.get("features") or []
+    if not tables:
+        return '<p class="empty">No feature table (the compositor was not probed).</p>'
+    names = sorted({n for t in tables for n in t.get("features", {})}, key=feature_rank)
+    head = "".join('<th title="%s">%s</th>' % (esc(t.get("command", "")), esc(short_command(t.get("command", ""))))
+                   for t in tables)
+    rows = []
+    for n in names:
+        cells = []
+        for t in tables:
+            f = t.get("features", {}).get(n)
+            if not f:
+                cells.append('<td class="empty">&ndash;</td>')
+                continue
+            p = f.get("present")
+            word, cls = ("yes", "yes") if p is True else ("no", "no") if p is False else ("unknown", "unres")
+            cells.append('<td><span class="%s">%s</span> <span class="meta">%s</span></td>' % (cls, word, esc(f.get("detail", ""))))
+        rows.append('<tr><td class="nw"><code>%s</code></td>%s</tr>' % (esc(n), "".join(cells)))
+    trig = "".join('<td><b>%s</b> <span class="meta">driven: %s, held: %s</span></td>'
+                   % (esc(t.get("trigger") or "none"), esc(t.get("driven") or "none"), esc(t.get("held") or "none"))
+                   for t in tables)
+    return ('<table class="features"><thead><tr><th>feature</th>%s</tr></thead><tbody>%s'
+            '<tr><td class="nw"><code>resize trigger</code></td>%s</tr></tbody></table>'
+            '<p class="meta">How each feature is decided: <code>cases/probes/NAME.probe</code>; the probes\' logs are in '
+            '<code>logs/probes/</code>. A case that needs a feature the compositor does not have is a SKIP with this reason.</p>'
+            % (head, "".join(rows), trig))
+
+
+def short_command(cmd):
+    """fake-wm's long path, or a dbus wrapper, hides what the column is about."""
+    cmd = re.sub(r"^exec\s+", "", cmd)
+    cmd = re.sub(r"^dbus-run-session --\s+", "", cmd)
+    cmd = re.sub(r"'?\S*/fake-wm/fake-wm'?", "fake-wm", cmd)
+    return cmd if len(cmd) <= 48 else cmd[:45] + "..."
+
+
+def findings_html(doc, clauses):
+    """Each clause broken once, with the cases and profiles that show it, above the per-case lines."""
+    found = doc.get("findings") or []
+    if not found:
+        return '<p class="empty">No finding: no check failed.</p>'
+    items = []
+    for f in found:
+        cl = f.get("clause", "")
+        wording = clauses.get(cl, {}).get("wording") or PSEUDO_CLAUSES.get(cl, "")
+        links = []
+        for key in f.get("cases", []):
+            cid, _, prof = key.partition(" [")
+            links.append('<a href="#%s">%s</a>' % (anchor({"id": cid, "profile": prof.rstrip("]")}), esc(key)))
+        items.append('<li><code class="finding">%s</code> <span class="meta">%d failing result%s</span>'
+                     '<blockquote>%s</blockquote><div class="meta">%s</div></li>'
+                     % (esc(cl), f.get("count", 0), "" if f.get("count") == 1 else "s", esc(wording), ", ".join(links)))
+    return '<ol class="findings">%s</ol>' % "".join(items)
+
+
 def image_html(path, page_dir, budget):
     name = os.path.basename(path)
     try:
@@ -357,14 +428,15 @@ def image_html(path, page_dir, budget):
 def failure_html(case, clauses, page_dir, results_dir, all_logs, budget):
     verdict = case.get("verdict", "")
     cl = (case.get("clauses") or [""])
-    main = cl[0]
-    wording = clauses.get(main, {}).get("wording")
+    main = case.get("failed_clause") or cl[0]
+    cl = [main] + [c for c in cl if c != main]
+    wording = clauses.get(main, {}).get("wording") or PSEUDO_CLAUSES.get(main)
     log = resolve_log(case.get("log"), results_dir)
     rows = [("clause", "<code>%s</code><blockquote>%s</blockquote>" % (
         esc(main), esc(wording) if wording else '<span class="empty">(not in the clause catalog)</span>'))]
     for other in cl[1:]:
         w = clauses.get(other, {}).get("wording", "")
-        rows.append(("also shows", "<code>%s</code> %s" % (esc(other), esc(w))))
+        rows.append(("also checks", "<code>%s</code> %s" % (esc(other), esc(w))))
     for key in ("description", "file", "step", "expected", "observed", "reason"):
         if case.get(key):
             value = esc(case[key])
@@ -433,6 +505,8 @@ def render(doc, clauses, page_dir, results_dir):
              % ("".join('<div class="total"><b style="color:var(--%s)">%d</b>%s</div>'
                         % ({"PASS": "pass", "FAIL": "fail", "SKIP": "skip", "UNRESOLVED": "unres"}[v], c[v], v.lower())
                         for v in VERDICTS), len(cases)))
+    h.append('<h2 id="features">What the compositor implements</h2>' + features_html(doc))
+    h.append('<h2 id="findings">Findings (%d)</h2>' % len(doc.get("findings") or []) + findings_html(doc, clauses))
     h.append('<h2 id="summary">Summary</h2><div class="grid2"><div>%s</div><div>%s</div></div>'
              % (count_table("profile", [(p, [x for x in cases if x.get("profile") == p]) for p in profiles]),
                 count_table("clause group", sorted(by_group.items()))))

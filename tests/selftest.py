@@ -70,14 +70,16 @@ def list_faults():
     return faults
 
 
-def run_suite(out_dir, wm=None, profiles=None, case_id=None):
+def run_suite(out_dir, wm=None, profiles=None, case_ids=None, features=None):
     cmd = [HARNESS, "--out", out_dir]
     if wm:
         cmd += ["--wm", wm]
     if profiles:
         cmd += ["--profile", ",".join(profiles)]
-    if case_id:
-        cmd += ["--filter", "^%s$" % case_id]  # ids are [a-z0-9/-]: nothing to escape
+    if case_ids:  # ids are [a-z0-9/-]: nothing to escape
+        cmd += ["--filter", "^(%s)$" % "|".join(sorted(set(case_ids)))]
+    if features:
+        cmd += ["--features", features]
     start = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - start
@@ -96,16 +98,24 @@ def describe(c):
     return "%s [%s]: %s %s" % (c["id"], c["profile"], c["verdict"], c["reason"][:200])
 
 
-def rerun_passes(out_dir, wm, c):
-    """Re-runs one case that failed where it should not have (deqp-runner style): True when a
-    re-run passes, i.e. the failure was a flake.  A flake is printed, never hidden; a failure
-    that repeats is a problem."""
+def rerun_passing(out_dir, wm, cases):
+    """Re-runs the cases that failed where they should not have (deqp-runner style), all in one
+    harness run a time, with the first run's feature table (so a re-run judges by the same
+    features): -> the cases that passed (or were skipped) in a re-run, i.e. flakes.  A flake is
+    printed, never hidden; a failure that repeats is a problem."""
+    left = {(c["id"], c["profile"]): c for c in cases}
+    flaky = []
+    features = os.path.join(out_dir, "features.tsv")
     for n in range(1, RERUNS + 1):
-        _, res, _, _ = run_suite("%s-rerun-%s-%s-%d" % (out_dir, c["id"].replace("/", "_"), c["profile"], n),
-                                 wm, [c["profile"]], c["id"])
-        if any(r["verdict"] in ("PASS", "SKIP") for r in res["cases"]):
-            return True
-    return False
+        if not left:
+            break
+        _, res, _, _ = run_suite("%s-rerun-%d" % (out_dir, n), wm, sorted({p for _, p in left}),
+                                 [i for i, _ in left], features if os.path.exists(features) else None)
+        for r in res["cases"]:
+            k = (r["id"], r["profile"])
+            if k in left and r["verdict"] in ("PASS", "SKIP"):
+                flaky.append(left.pop(k))
+    return flaky
 
 
 def judge_fault(name, clause, results, collateral):
@@ -159,12 +169,9 @@ def main():
     print("reference fake-wm: %d cases in %.1f s, %d not passing, %d skipped" % (len(res["cases"]), wall, len(bad), len(skips)))
     for c in skips:
         print("  skipped: %s [%s]: %s" % (c["id"], c["profile"], c["reason"]))
-    flakes = []
-    for c in bad:
-        if rerun_passes(os.path.join(work, "reference"), None, c):
-            flakes.append("reference: " + describe(c))
-        else:
-            problems.append("reference: " + describe(c))
+    flaky = rerun_passing(os.path.join(work, "reference"), None, bad)
+    flakes = ["reference: " + describe(c) for c in flaky]
+    problems.extend("reference: " + describe(c) for c in bad if c not in flaky)
     if rc not in (0, 1) or not res["cases"]:
         problems.append("reference run did not complete (exit %d): %s" % (rc, output[-2000:]))
 
@@ -179,7 +186,7 @@ def main():
         out = os.path.join(work, "fault-" + name)
         rc, res, wall, output = run_suite(out, wm, profiles)
         judged = judge_fault(name, clause, res, collateral)
-        flaky = [c for c in judged[1] if rerun_passes(out, wm, c)]
+        flaky = rerun_passing(out, wm, judged[1])
         return fault, (rc, res, wall, output), judged, flaky
 
     rows = []

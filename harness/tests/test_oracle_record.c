@@ -88,7 +88,12 @@ static void test_sync_request_message(void **state)
     assert_string_equal(fmt(&w, false),
                         "send-event destination=14680065 mask=0 propagate=0 event=ClientMessage window=14680065 "
                         "type=240 typename=WM_PROTOCOLS format=32 l0=246 l1=1561568 l2=102 l3=1 l4=0 "
-                        "l0name=_NET_WM_SYNC_REQUEST value=4294967398");
+                        "l0name=_NET_WM_SYNC_REQUEST about=sync-request value=4294967398");
+    /* a request sent with the wrong message_type is still about a sync request */
+    w.n = 0;
+    client_message(&w, 5, 5, 246, l);
+    assert_non_null(strstr(fmt(&w, false), " typename=_NET_WM_SYNC_REQUEST "));
+    assert_non_null(strstr(fmt(&w, false), " about=sync-request"));
 }
 
 static void test_drawn_messages(void **state)
@@ -97,14 +102,14 @@ static void test_drawn_messages(void **state)
     struct buf w = {0};
     const uint32_t sd[5] = {248, 2, 0, 0, 0};
     client_message(&w, 5, 5, 240, sd);
-    assert_non_null(strstr(fmt(&w, false), " l0name=_NET_WM_SYNC_DRAWN value=2"));
+    assert_non_null(strstr(fmt(&w, false), " l0name=_NET_WM_SYNC_DRAWN about=sync-drawn value=2"));
 
     w.n = 0;
     const uint32_t fd[5] = {1001, 0, 2000000, 1, 0};
     client_message(&w, 5, 5, 300, fd);
     char *s = fmt(&w, false);
     assert_non_null(strstr(s, " typename=_NET_WM_FRAME_DRAWN "));
-    assert_non_null(strstr(s, " l0name= value=1001 drawn_us=4296967296")); /* l0 is no atom */
+    assert_non_null(strstr(s, " l0name= about=frame-drawn value=1001 drawn_us=4296967296")); /* l0 is no atom */
 
     w.n = 0;
     const uint32_t ft[5] = {1001, 0, (uint32_t)-5, 16666, 0};
