@@ -456,10 +456,10 @@ static void check_holds(int64_t now)
         }
         if (!in_update(w) || w->hold_expired || FAULT(BLOCK_FOREVER) || !w->mapped)
             continue;
-        if (now >= w->odd_since + (int64_t)opt.sync_timeout_ms * 1000) {
+        if (now >= w->odd_since + (int64_t)opt.hold_timeout_ms * 1000) {
             w->hold_expired = true;
             w->dirty = true;
-            logmsg("window %u: update not finished after %d ms, drawing anyway", w->id, opt.sync_timeout_ms);
+            logmsg("window %u: update not finished after %d ms, drawing anyway", w->id, opt.hold_timeout_ms);
             comp_schedule();
         }
     }
@@ -502,7 +502,7 @@ int64_t comp_next_deadline(void)
         if (w->await_first)
             CONSIDER(w->mapped_at + FIRST_SHOW_GRACE_US);
         if (in_update(w) && !w->hold_expired && !FAULT(BLOCK_FOREVER) && w->mapped)
-            CONSIDER(w->odd_since + (int64_t)opt.sync_timeout_ms * 1000);
+            CONSIDER(w->odd_since + (int64_t)opt.hold_timeout_ms * 1000);
     }
     for (int i = 0; i < st_count; i++) {
         struct stamp *s = &stamps[(st_head + i) % MAX_STAMPS];

@@ -27,7 +27,8 @@ enum profile { PROFILE_EWMH15, PROFILE_DRAFT2011, PROFILE_DEFACTO };
 struct options {
     enum profile profile;
     int refresh_hz;
-    int sync_timeout_ms;
+    int sync_timeout_ms;  /* sync request answers and fence waits */
+    int hold_timeout_ms;  /* how long a window in the middle of an update is held */
     bool compress;
     bool composite;
     bool verbose;

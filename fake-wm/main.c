@@ -18,6 +18,7 @@ struct options opt = {
     .profile = PROFILE_EWMH15,
     .refresh_hz = 60,
     .sync_timeout_ms = 1000,
+    .hold_timeout_ms = 2000,
     .compress = false,
     .composite = true,
     .verbose = false,
@@ -80,7 +81,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: fake-wm [--profile ewmh-1.5|draft-2011|de-facto] [--refresh-hz N]\n"
-            "               [--sync-timeout-ms N] [--compress] [--no-composite]\n"
+            "               [--sync-timeout-ms N] [--hold-timeout-ms N] [--compress] [--no-composite]\n"
             "               [--inject FAULT]... [--list-faults] [--verbose]\n");
 }
 
@@ -130,6 +131,8 @@ static void parse_options(int argc, char **argv)
             opt.refresh_hz = parse_int("--refresh-hz", NEXTVAL(), 1, 1000);
         } else if (strcmp(name, "--sync-timeout-ms") == 0) {
             opt.sync_timeout_ms = parse_int("--sync-timeout-ms", NEXTVAL(), 1, 3600000);
+        } else if (strcmp(name, "--hold-timeout-ms") == 0) {
+            opt.hold_timeout_ms = parse_int("--hold-timeout-ms", NEXTVAL(), 1, 3600000);
         } else if (strcmp(name, "--compress") == 0 && !val) {
             opt.compress = true;
         } else if (strcmp(name, "--no-composite") == 0 && !val) {
@@ -300,8 +303,9 @@ int main(int argc, char **argv)
 
     char faults[1024];
     faults_describe(faults, sizeof faults);
-    logmsg("starting: profile=%s refresh-hz=%d sync-timeout-ms=%d compress=%d composite=%d faults=%s",
-           profile_name(opt.profile), opt.refresh_hz, opt.sync_timeout_ms, opt.compress,
+    logmsg("starting: profile=%s refresh-hz=%d sync-timeout-ms=%d hold-timeout-ms=%d compress=%d composite=%d "
+           "faults=%s",
+           profile_name(opt.profile), opt.refresh_hz, opt.sync_timeout_ms, opt.hold_timeout_ms, opt.compress,
            opt.composite, faults);
 
     wm_start();
