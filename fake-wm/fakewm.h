@@ -96,6 +96,27 @@ int fault_lookup(const char *name); /* index or -1 */
 void faults_list(void);             /* --list-faults */
 void faults_describe(char *buf, size_t n); /* "a,b" or "none" */
 
+/* ---- variants (variants.c): the single table of allowed behaviours fake-wm can switch on ---- */
+enum variant_id {
+    V_WM_ONLY,
+    V_COMPRESS,
+    V_COUNT
+};
+struct variant_desc {
+    enum variant_id id;
+    const char *name;
+    const char *what; /* what fake-wm then does differently */
+    const char *like; /* the real compositors that behave like this */
+};
+extern const struct variant_desc variant_table[V_COUNT];
+extern bool variant_on[V_COUNT];
+#define VARIANT(x) (variant_on[V_##x])
+int variant_lookup(const char *name);         /* index or -1 */
+void variants_list(void);                     /* --list-variants */
+void variants_names(char *buf, size_t n);     /* "a, b, ..." (all of them, for messages) */
+void variants_describe(char *buf, size_t n);  /* the ones on: "a,b" or "none" */
+void variants_check_conflicts(void);          /* exits 2 on a combination that cannot be */
+
 /* ---- logging (log.c) ---- */
 void logmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void logv(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* only with --verbose */

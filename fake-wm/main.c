@@ -81,8 +81,41 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: fake-wm [--profile ewmh-1.5|draft-2011|de-facto] [--refresh-hz N]\n"
-            "               [--sync-timeout-ms N] [--hold-timeout-ms N] [--compress] [--no-composite]\n"
-            "               [--inject FAULT]... [--list-faults] [--verbose]\n");
+            "               [--sync-timeout-ms N] [--hold-timeout-ms N] [--variant NAME]...\n"
+            "               [--compress] [--no-composite] [--inject FAULT]...\n"
+            "               [--list-variants] [--list-faults] [--verbose]\n"
+            "  --profile P          the text it implements (default ewmh-1.5)\n"
+            "  --refresh-hz N       repaint at most N times a second (default 60)\n"
+            "  --sync-timeout-ms N  wait for a sync request's answer or a fence (default 1000)\n"
+            "  --hold-timeout-ms N  hold a window in the middle of an update (default 2000)\n"
+            "  --variant NAME       switch on an allowed behaviour of a real compositor\n"
+            "                       (repeatable; see --list-variants)\n"
+            "  --compress           the same as --variant compress\n"
+            "  --no-composite       the same as --variant wm-only\n"
+            "  --inject FAULT       break one clause (repeatable; see --list-faults)\n"
+            "  --list-variants      NAME<TAB>what it does<TAB>like which compositor, then exit\n"
+            "  --list-faults        FAULT<TAB>CLAUSE<TAB>what goes wrong, then exit\n"
+            "  --verbose            log every event, with CLOCK_MONOTONIC microseconds\n");
+}
+
+static void enable_variant(const char *name)
+{
+    int k = name ? variant_lookup(name) : -1;
+    if (k < 0) {
+        char all[1024];
+        variants_names(all, sizeof all);
+        fprintf(stderr, "fake-wm: unknown variant '%s' for --variant (one of: %s)\n", name ? name : "", all);
+        exit(2);
+    }
+    variant_on[k] = true;
+}
+
+/* what the variants switched on mean for the options that other parts read */
+static void apply_variants(void)
+{
+    variants_check_conflicts();
+    opt.composite = !VARIANT(WM_ONLY);
+    opt.compress = VARIANT(COMPRESS);
 }
 
 static int parse_int(const char *opt_name, const char *s, int lo, int hi)
@@ -133,10 +166,15 @@ static void parse_options(int argc, char **argv)
             opt.sync_timeout_ms = parse_int("--sync-timeout-ms", NEXTVAL(), 1, 3600000);
         } else if (strcmp(name, "--hold-timeout-ms") == 0) {
             opt.hold_timeout_ms = parse_int("--hold-timeout-ms", NEXTVAL(), 1, 3600000);
+        } else if (strcmp(name, "--variant") == 0) {
+            enable_variant(NEXTVAL());
         } else if (strcmp(name, "--compress") == 0 && !val) {
-            opt.compress = true;
+            enable_variant("compress");
         } else if (strcmp(name, "--no-composite") == 0 && !val) {
-            opt.composite = false;
+            enable_variant("wm-only");
+        } else if (strcmp(name, "--list-variants") == 0 && !val) {
+            variants_list();
+            exit(0);
         } else if (strcmp(name, "--verbose") == 0 && !val) {
             opt.verbose = true;
         } else if (strcmp(name, "--inject") == 0) {
@@ -160,6 +198,7 @@ static void parse_options(int argc, char **argv)
         }
 #undef NEXTVAL
     }
+    apply_variants();
 }
 
 static void intern_atoms(void)
@@ -301,12 +340,13 @@ int main(int argc, char **argv)
     X.root = X.screen->root;
     intern_atoms();
 
-    char faults[1024];
+    char faults[1024], variants[1024];
     faults_describe(faults, sizeof faults);
+    variants_describe(variants, sizeof variants);
     logmsg("starting: profile=%s refresh-hz=%d sync-timeout-ms=%d hold-timeout-ms=%d compress=%d composite=%d "
-           "faults=%s",
+           "variants=%s faults=%s",
            profile_name(opt.profile), opt.refresh_hz, opt.sync_timeout_ms, opt.hold_timeout_ms, opt.compress,
-           opt.composite, faults);
+           opt.composite, variants, faults);
 
     wm_start();
     if (opt.composite)

@@ -1,0 +1,92 @@
+/* The variant table: one row per `--variant NAME`, shared by --list-variants, the option parser
+ * and the code (which tests VARIANT(NAME)).  A variant switches on one behaviour that the texts
+ * allow but fake-wm does not do by default, the way a named real compositor does it, so that the
+ * suite can be shown to give no false FAIL on it.  Everything a variant does not name stays as by
+ * default; faults (`--inject`) combine with variants and still break exactly their clause.
+ *
+ * Adding a variant: a V_ id in fakewm.h, a row here (and a conflict row if it contradicts another
+ * one), and its behaviour where that behaviour lives, tested with VARIANT(NAME). */
+#include "fakewm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct variant_desc variant_table[V_COUNT] = {
+    {V_WM_ONLY, "wm-only",
+     "a window manager without compositing: no _NET_WM_CM_S0, no redirection, no painting, so no drawn "
+     "messages, fences or holding, and none of their atoms listed (also --no-composite)",
+     "metacity, marco, openbox, xfwm4 with compositing off"},
+    {V_COMPRESS, "compress",
+     "one drawn message per window per repaint, for the last of the updates that repaint shows (also "
+     "--compress)",
+     "mutter"},
+};
+
+bool variant_on[V_COUNT];
+
+/* Pairs that cannot be on together: one contradicts the other, or makes it a no-op that a run
+ * would silently not test.  Checked both ways round. */
+static const struct {
+    enum variant_id a, b;
+    const char *why;
+} conflicts[] = {
+    {V_WM_ONLY, V_COMPRESS, "compress shapes drawn messages, and a WM without compositing sends none"},
+};
+
+int variant_lookup(const char *name)
+{
+    for (int i = 0; i < V_COUNT; i++)
+        if (strcmp(variant_table[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+void variants_list(void)
+{
+    for (int i = 0; i < V_COUNT; i++)
+        printf("%s\t%s\t%s\n", variant_table[i].name, variant_table[i].what, variant_table[i].like);
+}
+
+void variants_names(char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < V_COUNT; i++) {
+        int k = snprintf(buf + used, n - used, "%s%s", used ? ", " : "", variant_table[i].name);
+        if (k < 0 || (size_t)k >= n - used)
+            break;
+        used += (size_t)k;
+    }
+}
+
+void variants_describe(char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < V_COUNT; i++) {
+        if (!variant_on[i])
+            continue;
+        int k = snprintf(buf + used, n - used, "%s%s", used ? "," : "", variant_table[i].name);
+        if (k < 0 || (size_t)k >= n - used)
+            break;
+        used += (size_t)k;
+    }
+    if (!used)
+        snprintf(buf, n, "none");
+}
+
+/* exits 2 with a message naming both variants when two of them cannot be combined */
+void variants_check_conflicts(void)
+{
+    bool bad = false;
+    for (size_t i = 0; i < sizeof conflicts / sizeof conflicts[0]; i++) {
+        if (variant_on[conflicts[i].a] && variant_on[conflicts[i].b]) {
+            fprintf(stderr, "fake-wm: variants %s and %s cannot be combined: %s\n", variant_table[conflicts[i].a].name,
+                    variant_table[conflicts[i].b].name, conflicts[i].why);
+            bad = true;
+        }
+    }
+    if (bad)
+        exit(2);
+}
