@@ -7,8 +7,9 @@
  *            DAMAGE, XRender painting into the overlay window, SYNC fences.  Fence waits
  *            (AwaitFence) block only this connection, so the WM keeps working while the
  *            compositor waits, as glWaitSync would block only the GPU.
- *   keyresize.c - keyboard resizing (_NET_WM_MOVERESIZE_SIZE_KEYBOARD), through the same
- *            ConfigureRequest path (syncreq.c) as a client's own resize.
+ *   moveresize.c - _NET_WM_MOVERESIZE: checks it, starts keyboard (keyresize.c) or pointer
+ *            (pointerresize.c) resizing with a grab retried on a timer; their steps go through
+ *            the same ConfigureRequest path (syncreq.c) as a client's own resize.
  * See README.md for the behaviour; this header only describes the code.
  */
 #ifndef FAKEWM_H
@@ -180,6 +181,7 @@ struct win {
     int16_t x, y;         /* geometry from ConfigureNotify */
     uint16_t w, h, bw;
     uint16_t wm_w, wm_h;  /* the size fake-wm last gave it (for "does this request resize?") */
+    int16_t wm_x, wm_y;   /* the position fake-wm last gave it (the start of a pointer resize) */
     uint8_t depth;
     xcb_visualid_t visual;
     bool attrs_known;
@@ -246,16 +248,50 @@ void wm_apply_configure(struct win *w, const struct configure_req *r);
 void wm_check_timers(int64_t now);
 int64_t wm_next_deadline(void);
 
-/* ---- keyboard resizing (keyresize.c): _NET_WM_MOVERESIZE SIZE_KEYBOARD + arrow keys ---- */
-void kbd_resize_client_message(const xcb_client_message_event_t *e); /* _NET_WM_MOVERESIZE */
+/* where a size change comes from: a client's own ConfigureRequest, or a step of an interactive
+ * resize the WM runs (each step is handed to the same path as a client's request) */
+enum resize_origin { ORIGIN_CLIENT, ORIGIN_KEYBOARD, ORIGIN_POINTER };
+const char *origin_name(enum resize_origin o);
+
+/* ---- interactive resizes (moveresize.c): _NET_WM_MOVERESIZE, the grab, one at a time ---- */
+void moveresize_client_message(const xcb_client_message_event_t *e);
+void moveresize_window_gone(struct win *w);             /* unmanaged: end or forget its resize */
+void moveresize_check_timers(int64_t now);              /* grab retries, compressed motion */
+int64_t moveresize_next_deadline(void);
+void interactive_configure(struct win *w, enum resize_origin o, const struct configure_req *r);
+
+/* ---- keyboard resizing (keyresize.c): SIZE_KEYBOARD + arrow keys ---- */
+uint8_t kbd_resize_grab(void);                          /* one GrabKeyboard attempt: its status */
+void kbd_resize_begin(struct win *w, uint32_t source);  /* the keyboard is grabbed */
+bool kbd_resize_running(xcb_window_t *which);
+void kbd_resize_end(const char *why);
 void kbd_resize_key_press(const xcb_key_press_event_t *e);
 void kbd_resize_mapping_changed(void);                  /* MappingNotify: re-read the keymap */
 void kbd_resize_window_gone(struct win *w);             /* unmanaged: end its resize */
 
+/* ---- pointer resizing (pointerresize.c): SIZE_TOPLEFT..SIZE_LEFT + the held button ---- */
+struct ptr_start {
+    uint32_t dir;           /* 0..7 */
+    int16_t root_x, root_y; /* the pointer when the client sent the message */
+    uint32_t button;        /* l[3]: the button held (0: any) */
+};
+bool ptr_resize_button_down(void);                      /* QueryPointer: is any button held? */
+uint8_t ptr_resize_grab(void);                          /* one GrabPointer attempt: its status */
+void ptr_resize_begin(struct win *w, const struct ptr_start *start, uint32_t source);
+bool ptr_resize_running(xcb_window_t *which);
+void ptr_resize_end(const char *why);
+void ptr_resize_motion(const xcb_motion_notify_event_t *e);
+void ptr_resize_button_release(const xcb_button_release_event_t *e);
+bool ptr_resize_motion_pending(void);
+void ptr_resize_flush_motion(void);                     /* apply the latest motion seen */
+void ptr_resize_window_gone(struct win *w);
+
 /* ---- sync request protocol (syncreq.c) ---- */
 void sync_manage(struct win *w);                 /* read properties, choose form, set counter */
 void sync_unmanage(struct win *w);               /* free alarms */
-void sync_configure_request(struct win *w, const struct configure_req *r);
+void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o);
+/* the geometry w is going to have: what is queued behind an unanswered request counts */
+void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t *wd, uint16_t *ht);
 void sync_wait_done(struct win *w, const char *why);
 bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev);
 void sync_check_timers(int64_t now);

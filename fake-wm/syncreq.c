@@ -261,8 +261,28 @@ static void merge_queue(struct configure_req *q, const struct configure_req *r)
     q->mask |= r->mask;
 }
 
-void sync_configure_request(struct win *w, const struct configure_req *r)
+const char *origin_name(enum resize_origin o)
 {
+    switch (o) {
+    case ORIGIN_CLIENT: return "client";
+    case ORIGIN_KEYBOARD: return "keyboard";
+    case ORIGIN_POINTER: return "pointer";
+    }
+    return "?";
+}
+
+void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t *wd, uint16_t *ht)
+{
+    const struct configure_req *q = w->queued ? &w->queue : NULL;
+    *x = q && (q->mask & XCB_CONFIG_WINDOW_X) ? q->x : w->wm_x;
+    *y = q && (q->mask & XCB_CONFIG_WINDOW_Y) ? q->y : w->wm_y;
+    *wd = q && (q->mask & XCB_CONFIG_WINDOW_WIDTH) ? q->width : w->wm_w;
+    *ht = q && (q->mask & XCB_CONFIG_WINDOW_HEIGHT) ? q->height : w->wm_h;
+}
+
+void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o)
+{
+    (void)o;
     bool resize = is_resize(w, r);
     if (w->form == FORM_NONE || !resize) {
         wm_apply_configure(w, r);
@@ -324,7 +344,7 @@ void sync_wait_done(struct win *w, const char *why)
         struct configure_req q = w->queue;
         w->queued = false;
         logmsg("window %u: applying the queued configure", w->id);
-        sync_configure_request(w, &q);
+        sync_configure_request(w, &q, ORIGIN_CLIENT);
     }
 }
 

@@ -116,6 +116,8 @@ static struct win *win_add(xcb_window_t id, int16_t x, int16_t y, uint16_t wd, u
     w->bw = bw;
     w->wm_w = wd;
     w->wm_h = ht;
+    w->wm_x = x;
+    w->wm_y = y;
     w->override_redirect = override_redirect;
     stack_insert(w, nstack);
     return w;
@@ -330,13 +332,23 @@ static void configure_window_raw(xcb_window_t id, const struct configure_req *r)
         xcb_configure_window(X.c, id, mask, v);
 }
 
-void wm_apply_configure(struct win *w, const struct configure_req *r)
+/* what fake-wm gave the window (the ConfigureNotify comes later) */
+static void note_given_geometry(struct win *w, const struct configure_req *r)
 {
-    configure_window_raw(w->id, r);
+    if (r->mask & XCB_CONFIG_WINDOW_X)
+        w->wm_x = r->x;
+    if (r->mask & XCB_CONFIG_WINDOW_Y)
+        w->wm_y = r->y;
     if (r->mask & XCB_CONFIG_WINDOW_WIDTH)
         w->wm_w = r->width;
     if (r->mask & XCB_CONFIG_WINDOW_HEIGHT)
         w->wm_h = r->height;
+}
+
+void wm_apply_configure(struct win *w, const struct configure_req *r)
+{
+    configure_window_raw(w->id, r);
+    note_given_geometry(w, r);
 }
 
 static void set_wm_state(xcb_window_t id, uint32_t state)
@@ -350,7 +362,7 @@ static void unmanage(struct win *w, const char *why)
     if (!w->managed)
         return;
     w->managed = false;
-    kbd_resize_window_gone(w);
+    moveresize_window_gone(w);
     sync_unmanage(w);
     logmsg("window %u: unmanaged (%s)", w->id, why);
 }
@@ -396,16 +408,12 @@ static void handle_configure_request(xcb_configure_request_event_t *e)
     if (!w || !w->managed) {
         /* not managed (not mapped yet): honoured as it is */
         configure_window_raw(e->window, &r);
-        if (w) {
-            if (r.mask & XCB_CONFIG_WINDOW_WIDTH)
-                w->wm_w = r.width;
-            if (r.mask & XCB_CONFIG_WINDOW_HEIGHT)
-                w->wm_h = r.height;
-        }
+        if (w)
+            note_given_geometry(w, &r);
         logv("window %u: ConfigureRequest of an unmanaged window applied", e->window);
         return;
     }
-    sync_configure_request(w, &r);
+    sync_configure_request(w, &r, ORIGIN_CLIENT);
 }
 
 static void handle_configure_notify(xcb_configure_notify_event_t *e)
@@ -573,7 +581,7 @@ void wm_handle_event(xcb_generic_event_t *ev)
     case XCB_CLIENT_MESSAGE: {
         xcb_client_message_event_t *e = (xcb_client_message_event_t *)ev;
         if (e->type == atom(A_NET_WM_MOVERESIZE)) {
-            kbd_resize_client_message(e);
+            moveresize_client_message(e);
             return;
         }
         logmsg("client message type %u to window %u ignored (not implemented)", e->type, e->window);
@@ -588,10 +596,20 @@ void wm_handle_event(xcb_generic_event_t *ev)
     case XCB_MAPPING_NOTIFY:
         kbd_resize_mapping_changed();
         return;
-    case XCB_KEY_RELEASE:
-    case XCB_BUTTON_PRESS:
-    case XCB_BUTTON_RELEASE:
     case XCB_MOTION_NOTIFY: {
+        xcb_motion_notify_event_t *e = (xcb_motion_notify_event_t *)ev;
+        note_time(e->time);
+        ptr_resize_motion(e);
+        return;
+    }
+    case XCB_BUTTON_RELEASE: {
+        xcb_button_release_event_t *e = (xcb_button_release_event_t *)ev;
+        note_time(e->time);
+        ptr_resize_button_release(e);
+        return;
+    }
+    case XCB_KEY_RELEASE:
+    case XCB_BUTTON_PRESS: {
         xcb_key_press_event_t *e = (xcb_key_press_event_t *)ev;
         note_time(e->time);
         return;
@@ -611,9 +629,15 @@ void wm_handle_event(xcb_generic_event_t *ev)
 void wm_check_timers(int64_t now)
 {
     sync_check_timers(now);
+    moveresize_check_timers(now);
 }
 
 int64_t wm_next_deadline(void)
 {
-    return sync_next_deadline();
+    int64_t a = sync_next_deadline(), b = moveresize_next_deadline();
+    if (a < 0)
+        return b;
+    if (b < 0)
+        return a;
+    return a < b ? a : b;
 }
