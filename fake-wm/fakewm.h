@@ -99,6 +99,10 @@ void faults_describe(char *buf, size_t n); /* "a,b" or "none" */
 
 /* ---- variants (variants.c): the single table of allowed behaviours fake-wm can switch on ---- */
 enum variant_id {
+    V_KEYBOARD_ONLY,
+    V_POINTER_ONLY,
+    V_INTERACTIVE_ONLY,
+    V_CONFIGURE_UNSERIALISED,
     V_WM_ONLY,
     V_COMPRESS,
     V_COUNT
@@ -152,6 +156,11 @@ void note_time(xcb_timestamp_t t);
 enum form { FORM_NONE, FORM_BASIC, FORM_EXTENDED };
 const char *form_name(enum form f);
 
+/* where a size change comes from: a client's own ConfigureRequest, or a step of an interactive
+ * resize the WM runs (each step is handed to the same path as a client's request) */
+enum resize_origin { ORIGIN_CLIENT, ORIGIN_KEYBOARD, ORIGIN_POINTER };
+const char *origin_name(enum resize_origin o);
+
 /* a counter followed with two alarms (PositiveComparison at v+1, NegativeComparison at v-1) */
 struct follow {
     xcb_sync_counter_t counter;
@@ -202,6 +211,7 @@ struct win {
     xcb_sync_alarm_t wait_alarm;
     bool queued;
     struct configure_req queue;
+    enum resize_origin queue_origin; /* of the latest queued resize */
     struct follow freq;       /* extended: follows req_counter */
     struct follow fupd;       /* extended: follows the update counter (counter2) */
 
@@ -247,11 +257,6 @@ void wm_handle_event(xcb_generic_event_t *ev);
 void wm_apply_configure(struct win *w, const struct configure_req *r);
 void wm_check_timers(int64_t now);
 int64_t wm_next_deadline(void);
-
-/* where a size change comes from: a client's own ConfigureRequest, or a step of an interactive
- * resize the WM runs (each step is handed to the same path as a client's request) */
-enum resize_origin { ORIGIN_CLIENT, ORIGIN_KEYBOARD, ORIGIN_POINTER };
-const char *origin_name(enum resize_origin o);
 
 /* ---- interactive resizes (moveresize.c): _NET_WM_MOVERESIZE, the grab, one at a time ---- */
 void moveresize_client_message(const xcb_client_message_event_t *e);

@@ -109,6 +109,16 @@ static void cancel(xcb_window_t id)
     }
 }
 
+/* the variant, if any, under which this kind of interactive resize is not done at all */
+static const char *variant_refusing(enum resize_origin kind)
+{
+    if (kind == ORIGIN_POINTER && VARIANT(KEYBOARD_ONLY))
+        return "keyboard-only: keyboard resizes only";
+    if (kind == ORIGIN_KEYBOARD && VARIANT(POINTER_ONLY))
+        return "pointer-only: pointer-driven resizes only";
+    return NULL;
+}
+
 void moveresize_client_message(const xcb_client_message_event_t *e)
 {
     if (e->format != 32) {
@@ -136,6 +146,12 @@ void moveresize_client_message(const xcb_client_message_event_t *e)
     if (source > 2) {
         logmsg("window %u: _NET_WM_MOVERESIZE with source indication %u (not 0, 1 or 2): ignored", e->window,
                source);
+        return;
+    }
+    const char *refused = variant_refusing(pointer ? ORIGIN_POINTER : ORIGIN_KEYBOARD);
+    if (refused) {
+        logmsg("window %u: %s resize (_NET_WM_MOVERESIZE direction %u) ignored (variant %s)", e->window,
+               pointer ? "pointer" : "keyboard", dir, refused);
         return;
     }
     xcb_window_t running;

@@ -280,31 +280,38 @@ void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t 
     *ht = q && (q->mask & XCB_CONFIG_WINDOW_HEIGHT) ? q->height : w->wm_h;
 }
 
-void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o)
+/* the variant, if any, under which a resize from o gets no sync request (applied at once):
+ * WMs that send requests only in interactive resizes */
+static const char *variant_without_request(enum resize_origin o)
 {
-    (void)o;
-    bool resize = is_resize(w, r);
-    if (w->form == FORM_NONE || !resize) {
-        wm_apply_configure(w, r);
-        if (w->form != FORM_NONE)
-            logv("window %u: ConfigureRequest without a size change applied at once", w->id);
-        return;
-    }
-    if (w->waiting) {
-        if (!w->queued) {
-            w->queue = *r;
-            w->queued = true;
-        } else {
-            merge_queue(&w->queue, r);
-        }
-        logmsg("window %u: resize to %ux%u queued (waiting for counter %u to reach %lld)", w->id,
-               (r->mask & XCB_CONFIG_WINDOW_WIDTH) ? r->width : w->wm_w,
-               (r->mask & XCB_CONFIG_WINDOW_HEIGHT) ? r->height : w->wm_h, w->req_counter,
-               (long long)w->wait_value);
-        return;
-    }
+    if (o != ORIGIN_CLIENT)
+        return NULL; /* the variants refuse the interactive resizes they do not do (moveresize.c) */
+    if (VARIANT(KEYBOARD_ONLY))
+        return "keyboard-only";
+    if (VARIANT(POINTER_ONLY))
+        return "pointer-only";
+    if (VARIANT(INTERACTIVE_ONLY))
+        return "interactive-only";
+    return NULL;
+}
 
-    int64_t v = next_value(w);
+static void queue_resize(struct win *w, const struct configure_req *r, enum resize_origin o)
+{
+    if (!w->queued) {
+        w->queue = *r;
+        w->queued = true;
+    } else {
+        merge_queue(&w->queue, r);
+    }
+    w->queue_origin = o; /* the latest: in the variants where the origin matters, only one kind queues */
+    logmsg("window %u: resize to %ux%u queued (waiting for counter %u to reach %lld)", w->id,
+           (r->mask & XCB_CONFIG_WINDOW_WIDTH) ? r->width : w->wm_w,
+           (r->mask & XCB_CONFIG_WINDOW_HEIGHT) ? r->height : w->wm_h, w->req_counter, (long long)w->wait_value);
+}
+
+/* the request, then the configure (so the ConfigureNotify comes after the message) */
+static void request_and_configure(struct win *w, const struct configure_req *r, int64_t v)
+{
     if (FAULT(REQUEST_AFTER_CONFIGURE)) {
         wm_apply_configure(w, r);
         send_request(w, v);
@@ -319,7 +326,10 @@ void sync_configure_request(struct win *w, const struct configure_req *r, enum r
     if (w->form == FORM_EXTENDED && FAULT(IGNORE_SPONTANEOUS))
         w->seen_for_request = v;
     logmsg("window %u: resized to %ux%u", w->id, w->wm_w, w->wm_h);
+}
 
+static void start_wait(struct win *w, int64_t v)
+{
     if (w->req_counter == XCB_NONE)
         return; /* sync-to-all without a counter: nothing to wait for */
     if (FAULT(NO_WAIT)) {
@@ -330,6 +340,46 @@ void sync_configure_request(struct win *w, const struct configure_req *r, enum r
     w->wait_value = v;
     w->wait_deadline = now_us() + (int64_t)opt.sync_timeout_ms * 1000;
     w->wait_alarm = alarm_create(w->req_counter, v, XCB_SYNC_TESTTYPE_POSITIVE_COMPARISON, 0);
+}
+
+static void configure_request(struct win *w, const struct configure_req *r, enum resize_origin o)
+{
+    if (w->form == FORM_NONE || !is_resize(w, r)) {
+        wm_apply_configure(w, r);
+        if (w->form != FORM_NONE)
+            logv("window %u: ConfigureRequest without a size change applied at once", w->id);
+        return;
+    }
+    const char *without = variant_without_request(o);
+    if (without) {
+        wm_apply_configure(w, r);
+        logmsg("window %u: resize to %ux%u applied at once without a sync request (variant %s: requests only in "
+               "interactive resizes)",
+               w->id, w->wm_w, w->wm_h, without);
+        return;
+    }
+    /* a client's own resize is not serialised behind the answers: applied at once, never waited for */
+    bool unserialised = o == ORIGIN_CLIENT && VARIANT(CONFIGURE_UNSERIALISED);
+    if (w->waiting && !unserialised) {
+        queue_resize(w, r, o);
+        return;
+    }
+    if (w->waiting)
+        logmsg("window %u: resize applied at once although request %lld is unanswered (variant "
+               "configure-unserialised)",
+               w->id, (long long)w->wait_value);
+    int64_t v = next_value(w);
+    request_and_configure(w, r, v);
+    if (unserialised) {
+        logmsg("window %u: not waiting for request %lld (variant configure-unserialised)", w->id, (long long)v);
+        return;
+    }
+    start_wait(w, v);
+}
+
+void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o)
+{
+    configure_request(w, r, o);
 }
 
 void sync_wait_done(struct win *w, const char *why)
@@ -344,7 +394,7 @@ void sync_wait_done(struct win *w, const char *why)
         struct configure_req q = w->queue;
         w->queued = false;
         logmsg("window %u: applying the queued configure", w->id);
-        sync_configure_request(w, &q, ORIGIN_CLIENT);
+        configure_request(w, &q, w->queue_origin);
     }
 }
 

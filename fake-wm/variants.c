@@ -13,6 +13,24 @@
 #include <string.h>
 
 const struct variant_desc variant_table[V_COUNT] = {
+    {V_KEYBOARD_ONLY, "keyboard-only",
+     "sync requests only in keyboard resizes (_NET_WM_MOVERESIZE_SIZE_KEYBOARD); a client's ConfigureRequest "
+     "is applied at once without a request; pointer-driven _NET_WM_MOVERESIZE is ignored (logged)",
+     "metacity, marco, openbox"},
+    {V_POINTER_ONLY, "pointer-only",
+     "sync requests only in pointer-driven resizes (_NET_WM_MOVERESIZE SIZE_TOPLEFT..SIZE_LEFT); a client's "
+     "ConfigureRequest is applied at once without a request; keyboard _NET_WM_MOVERESIZE is ignored (logged)",
+     "KWin"},
+    {V_INTERACTIVE_ONLY, "interactive-only",
+     "sync requests in keyboard and pointer resizes only; a client's ConfigureRequest is applied at once "
+     "without a request",
+     "mutter, xfwm4"},
+    {V_CONFIGURE_UNSERIALISED, "configure-unserialised",
+     "a client's size-changing ConfigureRequest still gets its sync request before the configure, but is "
+     "applied at once, also while an earlier request is unanswered (no queueing, no wait for the counter); "
+     "interactive resizes still wait and queue",
+     "no named compositor for client resizes; compiz's grid plugin does this for its own resizes (request, "
+     "then configure, without waiting)"},
     {V_WM_ONLY, "wm-only",
      "a window manager without compositing: no _NET_WM_CM_S0, no redirection, no painting, so no drawn "
      "messages, fences or holding, and none of their atoms listed (also --no-composite)",
@@ -31,6 +49,13 @@ static const struct {
     enum variant_id a, b;
     const char *why;
 } conflicts[] = {
+    {V_KEYBOARD_ONLY, V_POINTER_ONLY, "each says which interactive resizes get sync requests"},
+    {V_KEYBOARD_ONLY, V_INTERACTIVE_ONLY, "each says which interactive resizes get sync requests"},
+    {V_POINTER_ONLY, V_INTERACTIVE_ONLY, "each says which interactive resizes get sync requests"},
+    {V_KEYBOARD_ONLY, V_CONFIGURE_UNSERIALISED, "keyboard-only sends no request for a client's ConfigureRequest"},
+    {V_POINTER_ONLY, V_CONFIGURE_UNSERIALISED, "pointer-only sends no request for a client's ConfigureRequest"},
+    {V_INTERACTIVE_ONLY, V_CONFIGURE_UNSERIALISED,
+     "interactive-only sends no request for a client's ConfigureRequest"},
     {V_WM_ONLY, V_COMPRESS, "compress shapes drawn messages, and a WM without compositing sends none"},
 };
 
