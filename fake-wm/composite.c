@@ -173,7 +173,7 @@ static void copy_live(struct win *w)
 /* ---- delimited updates ---- */
 static bool in_update(const struct win *w)
 {
-    return w->form == FORM_EXTENDED && profile_extended() && w->odd;
+    return w->form == FORM_EXTENDED && extended_form_available() && w->odd;
 }
 
 /* the compositor keeps showing the last complete frame of w (or nothing, if it has none) */

@@ -103,8 +103,12 @@ enum variant_id {
     V_POINTER_ONLY,
     V_INTERACTIVE_ONLY,
     V_CONFIGURE_UNSERIALISED,
+    V_BASIC_ONLY,
     V_WM_ONLY,
     V_COMPRESS,
+    V_NO_DRAWN,
+    V_NO_FENCES,
+    V_NO_TIMINGS,
     V_COUNT
 };
 struct variant_desc {
@@ -121,6 +125,25 @@ void variants_list(void);                     /* --list-variants */
 void variants_names(char *buf, size_t n);     /* "a, b, ..." (all of them, for messages) */
 void variants_describe(char *buf, size_t n);  /* the ones on: "a,b" or "none" */
 void variants_check_conflicts(void);          /* exits 2 on a combination that cannot be */
+
+/* ---- what fake-wm does, from the profile and the variants (faults aside) ---- */
+/* windows with two counters use the extended form */
+static inline bool extended_form_available(void) { return profile_extended() && !VARIANT(BASIC_ONLY); }
+/* drawn messages (_NET_WM_SYNC_DRAWN / _NET_WM_FRAME_DRAWN) are sent and listed */
+static inline bool drawn_supported(void)
+{
+    return opt.composite && extended_form_available() && !VARIANT(NO_DRAWN);
+}
+/* _NET_WM_FRAME_TIMINGS follows each _NET_WM_FRAME_DRAWN, and is listed */
+static inline bool timings_supported(void)
+{
+    return drawn_supported() && opt.profile == PROFILE_DEFACTO && !VARIANT(NO_TIMINGS);
+}
+/* client fences are awaited, the own fence used, _NET_WM_SYNC_FENCES listed */
+static inline bool fences_supported(void)
+{
+    return opt.composite && opt.profile == PROFILE_DRAFT2011 && extended_form_available() && !VARIANT(NO_FENCES);
+}
 
 /* ---- logging (log.c) ---- */
 void logmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -150,6 +173,7 @@ struct xstate {
 };
 extern struct xstate X;
 static inline xcb_atom_t atom(enum atom_id a) { return X.atom[a]; }
+const char *atom_name(enum atom_id a);
 void note_time(xcb_timestamp_t t);
 
 /* ---- windows (wm.c) ---- */

@@ -46,6 +46,8 @@ static const char *const atom_names[A_COUNT] = {
     [A_FAKE_WM_PAINT_STAMP] = "_FAKE_WM_PAINT_STAMP",
 };
 
+const char *atom_name(enum atom_id a) { return atom_names[a]; }
+
 const char *profile_name(enum profile p)
 {
     switch (p) {

@@ -91,7 +91,7 @@ void sync_manage(struct win *w)
         return;
     }
 
-    bool extended = profile_extended() && (n == 2 || FAULT(SINGLE_COUNTER_EXTENDED));
+    bool extended = extended_form_available() && (n == 2 || FAULT(SINGLE_COUNTER_EXTENDED));
     if (!extended) {
         /* basic form: the only counter, or the first of two (ewmh-1.5 has no extended form) */
         w->counter1 = ctr[0];
@@ -107,8 +107,11 @@ void sync_manage(struct win *w)
                    w->id, ctr[0], (long long)cur);
         } else {
             counter_set(ctr[0], w->basic_value);
-            logmsg("window %u: managed, form=basic counter=%u value=%lld; set to %lld", w->id, ctr[0],
-                   (long long)cur, (long long)w->basic_value);
+            logmsg("window %u: managed, form=basic counter=%u value=%lld; set to %lld%s", w->id, ctr[0],
+                   (long long)cur, (long long)w->basic_value,
+                   n == 2 && VARIANT(BASIC_ONLY) && profile_extended()
+                       ? " (variant basic-only: the second counter is ignored)"
+                       : "");
         }
         return;
     }

@@ -31,6 +31,11 @@ const struct variant_desc variant_table[V_COUNT] = {
      "interactive resizes still wait and queue",
      "no named compositor for client resizes; compiz's grid plugin does this for its own resizes (request, "
      "then configure, without waiting)"},
+    {V_BASIC_ONLY, "basic-only",
+     "no extended form in any profile: of two counters in _NET_WM_SYNC_REQUEST_COUNTER the first is used as a "
+     "basic-form counter (set at manage, values +1, l[4] = 0) and the second ignored; so no holding, no drawn "
+     "or timings messages, no fences, and none of their atoms listed; it still composites",
+     "KWin, compiz, metacity, marco, openbox"},
     {V_WM_ONLY, "wm-only",
      "a window manager without compositing: no _NET_WM_CM_S0, no redirection, no painting, so no drawn "
      "messages, fences or holding, and none of their atoms listed (also --no-composite)",
@@ -38,7 +43,18 @@ const struct variant_desc variant_table[V_COUNT] = {
     {V_COMPRESS, "compress",
      "one drawn message per window per repaint, for the last of the updates that repaint shows (also "
      "--compress)",
-     "mutter"},
+     "a compositor that reports per painted frame, not per update (the draft allows it)"},
+    {V_NO_DRAWN, "no-drawn",
+     "no drawn and no timings messages in any profile, and neither atom listed (extended form, holding and "
+     "fences as by default)",
+     "a compositor that delimits updates but never reports frames (none of the named ones does the extended "
+     "form without drawn messages)"},
+    {V_NO_FENCES, "no-fences",
+     "_NET_WM_SYNC_FENCES ignored: no wait on client fences, no fence of its own, the atom not listed",
+     "mutter and every other compositor (the draft's fences were never implemented)"},
+    {V_NO_TIMINGS, "no-timings",
+     "de-facto: _NET_WM_FRAME_DRAWN without _NET_WM_FRAME_TIMINGS, which is not listed",
+     "a de-facto compositor that implements only _NET_WM_FRAME_DRAWN (GTK needs only that one)"},
 };
 
 bool variant_on[V_COUNT];
@@ -57,6 +73,15 @@ static const struct {
     {V_INTERACTIVE_ONLY, V_CONFIGURE_UNSERIALISED,
      "interactive-only sends no request for a client's ConfigureRequest"},
     {V_WM_ONLY, V_COMPRESS, "compress shapes drawn messages, and a WM without compositing sends none"},
+    {V_WM_ONLY, V_NO_DRAWN, "a WM without compositing sends no drawn messages anyway"},
+    {V_WM_ONLY, V_NO_FENCES, "a WM without compositing does no fences anyway"},
+    {V_WM_ONLY, V_NO_TIMINGS, "a WM without compositing sends no timings anyway"},
+    {V_BASIC_ONLY, V_COMPRESS, "compress shapes drawn messages, and basic-only sends none"},
+    {V_BASIC_ONLY, V_NO_DRAWN, "basic-only sends no drawn messages anyway"},
+    {V_BASIC_ONLY, V_NO_FENCES, "basic-only does no fences anyway"},
+    {V_BASIC_ONLY, V_NO_TIMINGS, "basic-only sends no timings anyway"},
+    {V_NO_DRAWN, V_COMPRESS, "compress shapes drawn messages, and no-drawn sends none"},
+    {V_NO_DRAWN, V_NO_TIMINGS, "no-drawn sends no timings either"},
 };
 
 int variant_lookup(const char *name)

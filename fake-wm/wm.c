@@ -187,29 +187,39 @@ static void set_supported(void)
     list[n++] = atom(A_NET_SUPPORTED);
     list[n++] = atom(A_NET_SUPPORTING_WM_CHECK);
     list[n++] = atom(A_NET_WM_NAME);
-    list[n++] = atom(A_NET_WM_MOVERESIZE); /* keyboard resizing (keyresize.c), every profile */
+    list[n++] = atom(A_NET_WM_MOVERESIZE); /* interactive resizing (moveresize.c), every profile */
     if (!FAULT(SYNC_NOT_ADVERTISED)) {
         list[n++] = atom(A_NET_WM_SYNC_REQUEST);
         list[n++] = atom(A_NET_WM_SYNC_REQUEST_COUNTER);
     }
-    /* drawn messages and fences need the compositor: a plain WM does not claim them */
-    if (opt.composite) {
-        if (opt.profile == PROFILE_DRAFT2011) {
-            if (!FAULT(NOT_ADVERTISED))
-                list[n++] = atom(A_NET_WM_SYNC_DRAWN);
-            if (!FAULT(FENCES_NOT_ADVERTISED))
-                list[n++] = atom(A_NET_WM_SYNC_FENCES);
-        } else if (opt.profile == PROFILE_DEFACTO) {
-            if (!FAULT(NOT_ADVERTISED))
-                list[n++] = atom(A_NET_WM_FRAME_DRAWN);
+    /* drawn messages and fences need the compositor and the extended form: only what is done is
+     * claimed (a plain WM, basic-only, no-drawn, no-fences, no-timings leave theirs out) */
+    bool drawn = drawn_supported() && !FAULT(NOT_ADVERTISED);
+    if (opt.profile == PROFILE_DRAFT2011) {
+        if (drawn)
+            list[n++] = atom(A_NET_WM_SYNC_DRAWN);
+        if (fences_supported() && !FAULT(FENCES_NOT_ADVERTISED))
+            list[n++] = atom(A_NET_WM_SYNC_FENCES);
+    } else if (opt.profile == PROFILE_DEFACTO) {
+        if (drawn)
+            list[n++] = atom(A_NET_WM_FRAME_DRAWN);
+        if (timings_supported())
             list[n++] = atom(A_NET_WM_FRAME_TIMINGS);
-        }
     }
     xcb_change_property(X.c, XCB_PROP_MODE_REPLACE, X.root, atom(A_NET_SUPPORTED), XCB_ATOM_ATOM,
                         32, (uint32_t)n, list);
-    logmsg("_NET_SUPPORTED has %d atoms (profile %s%s%s)", n, profile_name(opt.profile),
+    char names[512] = "";
+    size_t used = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < A_COUNT; k++)
+            if (X.atom[k] == list[i] && used < sizeof names) {
+                int len = snprintf(names + used, sizeof names - used, "%s%s", used ? " " : "", atom_name(k));
+                used += len > 0 ? (size_t)len : 0;
+                break;
+            }
+    logmsg("_NET_SUPPORTED has %d atoms (profile %s%s%s): %s", n, profile_name(opt.profile),
            opt.composite ? "" : ", no compositor: no drawn/fence atoms",
-           FAULT(NOT_ADVERTISED) ? ", fault not-advertised: drawn atom left out" : "");
+           FAULT(NOT_ADVERTISED) ? ", fault not-advertised: drawn atom left out" : "", names);
 }
 
 static void adopt_existing(void)
