@@ -103,6 +103,8 @@ enum variant_id {
     V_POINTER_ONLY,
     V_INTERACTIVE_ONLY,
     V_CONFIGURE_UNSERIALISED,
+    V_RESTART_COUNTER,
+    V_SYNC_AT_MAP,
     V_BASIC_ONLY,
     V_WM_ONLY,
     V_COMPRESS,
@@ -236,6 +238,8 @@ struct win {
     bool queued;
     struct configure_req queue;
     enum resize_origin queue_origin; /* of the latest queued resize */
+    bool interactive_fresh;   /* an interactive resize began and has sent no request yet */
+    bool map_after_wait;      /* sync-at-map: MapWindow once the wait ends */
     struct follow freq;       /* extended: follows req_counter */
     struct follow fupd;       /* extended: follows the update counter (counter2) */
 
@@ -279,6 +283,7 @@ void wm_start(void);                    /* selections, check window, redirect */
 void wm_note_own_window(xcb_window_t id); /* not a client: never managed or painted */
 void wm_handle_event(xcb_generic_event_t *ev);
 void wm_apply_configure(struct win *w, const struct configure_req *r);
+void wm_map(struct win *w);
 void wm_check_timers(int64_t now);
 int64_t wm_next_deadline(void);
 
@@ -322,6 +327,8 @@ void sync_configure_request(struct win *w, const struct configure_req *r, enum r
 /* the geometry w is going to have: what is queued behind an unanswered request counts */
 void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t *wd, uint16_t *ht);
 void sync_wait_done(struct win *w, const char *why);
+void sync_interactive_started(struct win *w);     /* a keyboard or pointer resize of w begins */
+bool sync_request_at_map(struct win *w);         /* sync-at-map: true when the map waits */
 bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev);
 void sync_check_timers(int64_t now);
 int64_t sync_next_deadline(void);

@@ -64,6 +64,7 @@ static void try_start(void)
     uint8_t status = starting.kind == ORIGIN_POINTER ? ptr_resize_grab() : kbd_resize_grab();
     if (status == XCB_GRAB_STATUS_SUCCESS) {
         starting.active = false;
+        sync_interactive_started(w);
         if (starting.kind == ORIGIN_POINTER)
             ptr_resize_begin(w, &starting.ptr, starting.source);
         else

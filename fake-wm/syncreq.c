@@ -68,6 +68,8 @@ void sync_manage(struct win *w)
     w->counter1 = w->counter2 = XCB_NONE;
     w->waiting = false;
     w->queued = false;
+    w->map_after_wait = false;
+    w->interactive_fresh = false;
 
     bool listed = lists_sync_protocol(w->id);
     if (!listed && !FAULT(SYNC_TO_ALL)) {
@@ -174,6 +176,7 @@ void sync_manage(struct win *w)
 
 void sync_unmanage(struct win *w)
 {
+    w->map_after_wait = false; /* withdrawn or destroyed before its map: nothing to map */
     if (w->waiting) {
         alarm_destroy(w->wait_alarm);
         w->wait_alarm = XCB_NONE;
@@ -345,7 +348,33 @@ static void start_wait(struct win *w, int64_t v)
     w->wait_alarm = alarm_create(w->req_counter, v, XCB_SYNC_TESTTYPE_POSITIVE_COMPARISON, 0);
 }
 
-static void configure_request(struct win *w, const struct configure_req *r, enum resize_origin o)
+/* restart-counter (openbox's do_resize): the basic counter goes back to 0 at the start of each
+ * resize, and the requests of that resize count 1, 2, 3...  A resize starts with a client's own
+ * ConfigureRequest that is not queued behind another request, or with the first request of a
+ * keyboard or pointer resize (sync_interactive_started). */
+static bool starts_resize(const struct win *w, enum resize_origin o, bool from_queue)
+{
+    if (o != ORIGIN_CLIENT)
+        return w->interactive_fresh;
+    return !from_queue;
+}
+
+static void restart_counter(struct win *w)
+{
+    w->basic_value = 0;
+    if (w->req_counter != XCB_NONE)
+        counter_set(w->req_counter, 0);
+    logmsg("window %u: counter %u set to 0 at the start of a resize; requests restart at 1 (variant "
+           "restart-counter)",
+           w->id, w->req_counter);
+}
+
+void sync_interactive_started(struct win *w)
+{
+    w->interactive_fresh = true;
+}
+
+static void configure_request(struct win *w, const struct configure_req *r, enum resize_origin o, bool from_queue)
 {
     if (w->form == FORM_NONE || !is_resize(w, r)) {
         wm_apply_configure(w, r);
@@ -371,6 +400,10 @@ static void configure_request(struct win *w, const struct configure_req *r, enum
         logmsg("window %u: resize applied at once although request %lld is unanswered (variant "
                "configure-unserialised)",
                w->id, (long long)w->wait_value);
+    else if (w->form == FORM_BASIC && VARIANT(RESTART_COUNTER) && starts_resize(w, o, from_queue))
+        restart_counter(w);
+    if (o != ORIGIN_CLIENT)
+        w->interactive_fresh = false;
     int64_t v = next_value(w);
     request_and_configure(w, r, v);
     if (unserialised) {
@@ -382,7 +415,33 @@ static void configure_request(struct win *w, const struct configure_req *r, enum
 
 void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o)
 {
-    configure_request(w, r, o);
+    configure_request(w, r, o, false);
+}
+
+/* sync-at-map (compiz, KWin when compositing): a sync request before the map of a window that
+ * takes part in the protocol, and the map only once the counter has reached it (or the wait timed
+ * out); sync_wait_done maps it.  Returns false when the window is to be mapped at once. */
+bool sync_request_at_map(struct win *w)
+{
+    if (w->form == FORM_NONE)
+        return false;
+    int64_t v = next_value(w);
+    send_request(w, v);
+    w->nrequests++;
+    w->last_requested = v;
+    w->have_requested = true;
+    if (w->form == FORM_EXTENDED && FAULT(IGNORE_SPONTANEOUS))
+        w->seen_for_request = v;
+    start_wait(w, v);
+    if (!w->waiting) {
+        logmsg("window %u: sync request %lld at map, nothing to wait for: mapping it (variant sync-at-map)", w->id,
+               (long long)v);
+        return false;
+    }
+    w->map_after_wait = true;
+    logmsg("window %u: sync request %lld at map: mapping it once counter %u reaches it (variant sync-at-map)", w->id,
+           (long long)v, w->req_counter);
+    return true;
 }
 
 void sync_wait_done(struct win *w, const char *why)
@@ -392,12 +451,16 @@ void sync_wait_done(struct win *w, const char *why)
     alarm_destroy(w->wait_alarm);
     w->wait_alarm = XCB_NONE;
     w->waiting = false;
-    (void)why;
+    if (w->map_after_wait) {
+        w->map_after_wait = false;
+        logmsg("window %u: mapping it after its sync request at map (%s; variant sync-at-map)", w->id, why);
+        wm_map(w);
+    }
     if (w->queued) {
         struct configure_req q = w->queue;
         w->queued = false;
         logmsg("window %u: applying the queued configure", w->id);
-        configure_request(w, &q, w->queue_origin);
+        configure_request(w, &q, w->queue_origin, true);
     }
 }
 

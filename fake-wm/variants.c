@@ -31,6 +31,16 @@ const struct variant_desc variant_table[V_COUNT] = {
      "interactive resizes still wait and queue",
      "no named compositor for client resizes; compiz's grid plugin does this for its own resizes (request, "
      "then configure, without waiting)"},
+    {V_RESTART_COUNTER, "restart-counter",
+     "basic form: at the start of each resize (a client's size-changing ConfigureRequest not queued behind "
+     "another request, or the first request of a keyboard or pointer resize) it sets the counter to 0 and "
+     "restarts the request values at 1; within one interactive resize they go 1, 2, 3...",
+     "openbox (do_resize), marco"},
+    {V_SYNC_AT_MAP, "sync-at-map",
+     "at the MapRequest of a window that takes part in the protocol (basic or extended) it sends a sync "
+     "request (value rules as for a resize; basic: after setting the counter at manage) and maps the window "
+     "only when the counter reaches it or the sync timeout passes; ConfigureRequests as by default",
+     "compiz, KWin when compositing"},
     {V_BASIC_ONLY, "basic-only",
      "no extended form in any profile: of two counters in _NET_WM_SYNC_REQUEST_COUNTER the first is used as a "
      "basic-form counter (set at manage, values +1, l[4] = 0) and the second ignored; so no holding, no drawn "

@@ -391,13 +391,24 @@ static void handle_map_request(xcb_map_request_event_t *e)
         w = win_add(e->window, g->x, g->y, g->width, g->height, g->border_width, false);
         free(g);
     }
+    if (w->map_after_wait) {
+        logmsg("window %u: MapRequest while its map waits for the sync request at map: ignored", w->id);
+        return;
+    }
     if (!w->managed) {
         w->managed = true;
         sync_manage(w);
         if (opt.composite)
             fences_read(w);
         set_wm_state(w->id, 1 /* NormalState */);
+        if (VARIANT(SYNC_AT_MAP) && sync_request_at_map(w))
+            return; /* mapped when the counter reaches the request (sync_wait_done) */
     }
+    wm_map(w);
+}
+
+void wm_map(struct win *w)
+{
     xcb_map_window(X.c, w->id);
     logv("window %u: mapped", w->id);
 }
