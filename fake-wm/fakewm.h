@@ -107,6 +107,7 @@ enum variant_id {
     V_SYNC_AT_MAP,
     V_BASIC_ONLY,
     V_WM_ONLY,
+    V_CM_ONLY,
     V_COMPRESS,
     V_NO_DRAWN,
     V_NO_FENCES,
@@ -129,12 +130,15 @@ void variants_describe(char *buf, size_t n);  /* the ones on: "a,b" or "none" */
 void variants_check_conflicts(void);          /* exits 2 on a combination that cannot be */
 
 /* ---- what fake-wm does, from the profile and the variants (faults aside) ---- */
+/* a window manager (WM_S0, SubstructureRedirect, sync requests); cm-only is a compositor alone */
+static inline bool is_wm(void) { return !VARIANT(CM_ONLY); }
 /* windows with two counters use the extended form */
 static inline bool extended_form_available(void) { return profile_extended() && !VARIANT(BASIC_ONLY); }
 /* drawn messages (_NET_WM_SYNC_DRAWN / _NET_WM_FRAME_DRAWN) are sent and listed */
 static inline bool drawn_supported(void)
 {
-    return opt.composite && extended_form_available() && !VARIANT(NO_DRAWN);
+    /* cm-only cannot advertise them (no _NET_SUPPORTED), and clients wait only for what is listed */
+    return opt.composite && is_wm() && extended_form_available() && !VARIANT(NO_DRAWN);
 }
 /* _NET_WM_FRAME_TIMINGS follows each _NET_WM_FRAME_DRAWN, and is listed */
 static inline bool timings_supported(void)
@@ -144,7 +148,8 @@ static inline bool timings_supported(void)
 /* client fences are awaited, the own fence used, _NET_WM_SYNC_FENCES listed */
 static inline bool fences_supported(void)
 {
-    return opt.composite && opt.profile == PROFILE_DRAFT2011 && extended_form_available() && !VARIANT(NO_FENCES);
+    return opt.composite && is_wm() && opt.profile == PROFILE_DRAFT2011 && extended_form_available() &&
+           !VARIANT(NO_FENCES);
 }
 
 /* ---- logging (log.c) ---- */
@@ -169,7 +174,8 @@ struct xstate {
     xcb_screen_t *screen;  /* of c */
     xcb_window_t root;
     xcb_atom_t atom[A_COUNT];
-    xcb_window_t check_win;   /* _NET_SUPPORTING_WM_CHECK and WM_S0 owner (on c) */
+    xcb_window_t check_win;   /* _NET_SUPPORTING_WM_CHECK and WM_S0 owner (on c); with cm-only
+                               * only the window of the start-up timestamp */
     uint8_t sync_event_base;  /* on c */
     xcb_timestamp_t last_time; /* server time of the latest event seen (never 0 after start) */
 };

@@ -354,7 +354,10 @@ int main(int argc, char **argv)
     if (opt.composite)
         comp_start();
     x_flush();
-    logmsg("ready: WM_S0%s owned", opt.composite ? " and _NET_WM_CM_S0" : "");
+    if (is_wm())
+        logmsg("ready: WM_S0%s owned", opt.composite ? " and _NET_WM_CM_S0" : "");
+    else
+        logmsg("ready: _NET_WM_CM_S0 owned (no window manager: variant cm-only)");
 
     for (;;) {
         /* the signalfd is non-blocking: checked on every turn, so a flood of events cannot delay

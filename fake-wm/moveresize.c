@@ -122,6 +122,11 @@ static const char *variant_refusing(enum resize_origin kind)
 
 void moveresize_client_message(const xcb_client_message_event_t *e)
 {
+    if (!is_wm()) {
+        /* it selects SubstructureNotify on the root, so it sees the message meant for a WM */
+        logmsg("window %u: _NET_WM_MOVERESIZE ignored (variant cm-only: no window manager)", e->window);
+        return;
+    }
     if (e->format != 32) {
         logmsg("window %u: _NET_WM_MOVERESIZE with format %u, not 32: ignored", e->window, e->format);
         return;

@@ -61,6 +61,35 @@ static int read_counter_property(struct win *w, xcb_sync_counter_t out[2])
 }
 
 /* ---- manage ---- */
+/* cm-only: a compositor without a WM sends no requests and never sets a counter, but may still do
+ * its part of delimited updates: it follows the second counter of a window that has two */
+static void observe_counters(struct win *w, const xcb_sync_counter_t ctr[2], int n)
+{
+    int64_t v;
+    if (n != 2 || !extended_form_available()) {
+        logmsg("window %u: observed, form=none (variant cm-only: no sync requests; %s)", w->id,
+               n != 2 ? "one counter: nothing to follow" : "no extended form in this profile");
+        return;
+    }
+    if (!counter_query(ctr[1], &v)) {
+        logmsg("window %u: second counter %u is not a valid XSync counter: nothing to follow", w->id, ctr[1]);
+        return;
+    }
+    w->counter1 = ctr[0];
+    w->counter2 = ctr[1];
+    w->form = FORM_EXTENDED;
+    w->req_counter = ctr[1];
+    follow_start(&w->fupd, ctr[1], v);
+    w->seen_for_request = v;
+    w->odd = (v & 1) != 0;
+    w->odd_since = now_us();
+    w->hold_expired = false;
+    w->odd_from_map = w->odd;
+    logmsg("window %u: observed, form=extended counter=%u value=%lld%s; following it for delimited updates, "
+           "no requests (variant cm-only)",
+           w->id, ctr[1], (long long)v, w->odd ? " (odd: update in progress)" : "");
+}
+
 void sync_manage(struct win *w)
 {
     w->form = FORM_NONE;
@@ -73,9 +102,9 @@ void sync_manage(struct win *w)
 
     bool listed = lists_sync_protocol(w->id);
     if (!listed && !FAULT(SYNC_TO_ALL)) {
-        logmsg("window %u: managed, form=none (does not list _NET_WM_SYNC_REQUEST in WM_PROTOCOLS: no "
+        logmsg("window %u: %s, form=none (does not list _NET_WM_SYNC_REQUEST in WM_PROTOCOLS: no "
                "requests)",
-               w->id);
+               w->id, is_wm() ? "managed" : "observed");
         return;
     }
     if (!listed)
@@ -84,6 +113,10 @@ void sync_manage(struct win *w)
 
     xcb_sync_counter_t ctr[2] = {XCB_NONE, XCB_NONE};
     int n = read_counter_property(w, ctr);
+    if (!is_wm()) {
+        observe_counters(w, ctr, n);
+        return;
+    }
     if (n == 0) {
         if (FAULT(SYNC_TO_ALL)) {
             /* requests without a counter: nothing to set or wait for */

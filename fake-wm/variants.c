@@ -50,6 +50,12 @@ const struct variant_desc variant_table[V_COUNT] = {
      "a window manager without compositing: no _NET_WM_CM_S0, no redirection, no painting, so no drawn "
      "messages, fences or holding, and none of their atoms listed (also --no-composite)",
      "metacity, marco, openbox, xfwm4 with compositing off"},
+    {V_CM_ONLY, "cm-only",
+     "a compositing manager without a WM: no WM_S0, no SubstructureRedirect, no _NET_SUPPORTING_WM_CHECK, "
+     "no _NET_SUPPORTED, no sync requests, never sets a counter; owns _NET_WM_CM_S0 and composites every "
+     "mapped toplevel (the clients map themselves); follows the second counter of windows with two and "
+     "holds odd updates, but sends no drawn or timings messages and waits on no fences",
+     "picom, xcompmgr (this variant also does the delimited-updates part a compositor may do)"},
     {V_COMPRESS, "compress",
      "one drawn message per window per repaint, for the last of the updates that repaint shows (also "
      "--compress)",
@@ -82,6 +88,18 @@ static const struct {
     {V_POINTER_ONLY, V_CONFIGURE_UNSERIALISED, "pointer-only sends no request for a client's ConfigureRequest"},
     {V_INTERACTIVE_ONLY, V_CONFIGURE_UNSERIALISED,
      "interactive-only sends no request for a client's ConfigureRequest"},
+    {V_WM_ONLY, V_CM_ONLY, "one is a WM without a compositor, the other a compositor without a WM"},
+    {V_CM_ONLY, V_KEYBOARD_ONLY, "a compositor without a WM sends no sync requests at all"},
+    {V_CM_ONLY, V_POINTER_ONLY, "a compositor without a WM sends no sync requests at all"},
+    {V_CM_ONLY, V_INTERACTIVE_ONLY, "a compositor without a WM sends no sync requests at all"},
+    {V_CM_ONLY, V_CONFIGURE_UNSERIALISED, "a compositor without a WM sends no sync requests at all"},
+    {V_CM_ONLY, V_RESTART_COUNTER, "a compositor without a WM never sets a counter"},
+    {V_CM_ONLY, V_SYNC_AT_MAP, "a compositor without a WM sends no sync requests at all"},
+    {V_CM_ONLY, V_BASIC_ONLY, "cm-only follows only extended-form counters, and basic-only has none"},
+    {V_CM_ONLY, V_COMPRESS, "compress shapes drawn messages, and cm-only sends none"},
+    {V_CM_ONLY, V_NO_DRAWN, "cm-only sends no drawn messages anyway"},
+    {V_CM_ONLY, V_NO_FENCES, "cm-only does no fences anyway"},
+    {V_CM_ONLY, V_NO_TIMINGS, "cm-only sends no timings anyway"},
     {V_WM_ONLY, V_COMPRESS, "compress shapes drawn messages, and a WM without compositing sends none"},
     {V_WM_ONLY, V_NO_DRAWN, "a WM without compositing sends no drawn messages anyway"},
     {V_WM_ONLY, V_NO_FENCES, "a WM without compositing does no fences anyway"},

@@ -246,7 +246,7 @@ static void adopt_existing(void)
                 if (!w->override_redirect) {
                     w->managed = true;
                     sync_manage(w);
-                    logmsg("window %u: adopted (already mapped at start-up)", w->id);
+                    logmsg("window %u: %s (already mapped at start-up)", w->id, is_wm() ? "adopted" : "observed");
                 }
             }
         } else if (a && g) {
@@ -257,6 +257,8 @@ static void adopt_existing(void)
     }
     free(t);
 }
+
+static void become_wm(xcb_timestamp_t t);
 
 void wm_start(void)
 {
@@ -279,7 +281,23 @@ void wm_start(void)
     xcb_timestamp_t t = fresh_timestamp();
     logmsg("initial server timestamp %u", t);
 
-    /* become the WM: SubstructureRedirect fails if another WM has it */
+    if (!is_wm()) {
+        /* cm-only: a compositing manager next to no WM sees the toplevels come and go
+         * (SubstructureNotify) but redirects nothing, owns no WM_S0, claims nothing */
+        uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY | XCB_EVENT_MASK_PROPERTY_CHANGE;
+        xcb_change_window_attributes(X.c, X.root, XCB_CW_EVENT_MASK, &mask);
+        adopt_existing();
+        logmsg("no window manager (variant cm-only): no WM_S0, no SubstructureRedirect, no "
+               "_NET_SUPPORTING_WM_CHECK, no _NET_SUPPORTED");
+        return;
+    }
+    become_wm(t);
+}
+
+/* SubstructureRedirect, the check window, _NET_SUPPORTED, then WM_S0 announced with MANAGER */
+static void become_wm(xcb_timestamp_t t)
+{
+    /* SubstructureRedirect fails if another WM has it */
     uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY |
                     XCB_EVENT_MASK_PROPERTY_CHANGE;
     xcb_generic_error_t *err =
@@ -374,7 +392,7 @@ static void unmanage(struct win *w, const char *why)
     w->managed = false;
     moveresize_window_gone(w);
     sync_unmanage(w);
-    logmsg("window %u: unmanaged (%s)", w->id, why);
+    logmsg("window %u: %s (%s)", w->id, is_wm() ? "unmanaged" : "no longer observed", why);
 }
 
 /* ---- events ---- */
@@ -525,6 +543,12 @@ void wm_handle_event(xcb_generic_event_t *ev)
             return;
         w->mapped = true;
         w->override_redirect = e->override_redirect;
+        if (!is_wm() && !w->override_redirect && !w->managed) {
+            /* cm-only: the client mapped itself; its counters are read now, before the compositor
+             * decides whether its first frame is part of an update */
+            w->managed = true;
+            sync_manage(w);
+        }
         if (opt.composite)
             comp_window_mapped(w);
         return;
@@ -541,7 +565,8 @@ void wm_handle_event(xcb_generic_event_t *ev)
         }
         /* no reparenting: an unmap of a managed window is a withdrawal (ICCCM 4.1.4) */
         if (w->managed) {
-            set_wm_state(w->id, 0 /* WithdrawnState */);
+            if (is_wm())
+                set_wm_state(w->id, 0 /* WithdrawnState */);
             unmanage(w, "unmapped");
         }
         return;
