@@ -109,6 +109,12 @@ enum variant_id {
     V_WM_ONLY,
     V_CM_ONLY,
     V_COMPRESS,
+    V_FADE_IN,
+    V_HOLD_1S,
+    V_HOLD_4S,
+    V_DELAYED_OTHERS,
+    V_NO_HOLD,
+    V_SLOW_REFRESH,
     V_NO_DRAWN,
     V_NO_FENCES,
     V_NO_TIMINGS,
@@ -254,6 +260,11 @@ struct win {
     int64_t odd_since;
     bool hold_expired;
     bool odd_from_map;        /* this odd period began before the window was first shown */
+    int64_t defer_until;      /* delayed-others: its damage is shown from then on (0: not delayed) */
+
+    /* fade-in (fade.c) */
+    bool fade_pending;        /* mapped, the fade starts with its first paint */
+    int64_t fade_start;       /* fading in since then (0: not fading) */
 
     /* drawn messages (drawn.c) */
     bool first_drawn_needed;  /* mapped, no message sent yet for the first draw */
@@ -365,6 +376,13 @@ void comp_schedule(void);            /* something changed: repaint at the next r
 void comp_tick(int64_t now);         /* paint if due */
 int64_t comp_next_deadline(void);
 int comp_fd(void);
+
+/* ---- fade-in (fade.c): the variant's opacity ramp of newly mapped windows ---- */
+void fade_window_mapped(struct win *w);
+void fade_window_unmapped(struct win *w);
+void fade_update_completed(struct win *w);       /* later updates: full opacity */
+uint16_t fade_alpha(struct win *w, int64_t now); /* painting w now: its opacity, 0..0xffff */
+bool fade_running(const struct win *w);
 
 /* ---- drawn messages (drawn.c) ---- */
 bool drawn_enabled_for(const struct win *w);   /* extended window, compositing, profile */

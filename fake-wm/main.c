@@ -112,12 +112,31 @@ static void enable_variant(const char *name)
     variant_on[k] = true;
 }
 
+/* options a variant also sets: given both ways, the run would not be what either says */
+static bool hold_timeout_given, refresh_given;
+
+static void refuse_with_option(bool given, const char *option, const char *variant)
+{
+    if (!given)
+        return;
+    fprintf(stderr, "fake-wm: %s and --variant %s cannot be combined: the variant sets it\n", option, variant);
+    exit(2);
+}
+
 /* what the variants switched on mean for the options that other parts read */
 static void apply_variants(void)
 {
     variants_check_conflicts();
     opt.composite = !VARIANT(WM_ONLY);
     opt.compress = VARIANT(COMPRESS);
+    if (VARIANT(HOLD_1S) || VARIANT(HOLD_4S)) {
+        refuse_with_option(hold_timeout_given, "--hold-timeout-ms", VARIANT(HOLD_1S) ? "hold-1s" : "hold-4s");
+        opt.hold_timeout_ms = VARIANT(HOLD_1S) ? 1000 : 4000;
+    }
+    if (VARIANT(SLOW_REFRESH)) {
+        refuse_with_option(refresh_given, "--refresh-hz", "slow-refresh");
+        opt.refresh_hz = 20; /* a 50 ms frame timer */
+    }
 }
 
 static int parse_int(const char *opt_name, const char *s, int lo, int hi)
@@ -164,10 +183,12 @@ static void parse_options(int argc, char **argv)
             }
         } else if (strcmp(name, "--refresh-hz") == 0) {
             opt.refresh_hz = parse_int("--refresh-hz", NEXTVAL(), 1, 1000);
+            refresh_given = true;
         } else if (strcmp(name, "--sync-timeout-ms") == 0) {
             opt.sync_timeout_ms = parse_int("--sync-timeout-ms", NEXTVAL(), 1, 3600000);
         } else if (strcmp(name, "--hold-timeout-ms") == 0) {
             opt.hold_timeout_ms = parse_int("--hold-timeout-ms", NEXTVAL(), 1, 3600000);
+            hold_timeout_given = true;
         } else if (strcmp(name, "--variant") == 0) {
             enable_variant(NEXTVAL());
         } else if (strcmp(name, "--compress") == 0 && !val) {
