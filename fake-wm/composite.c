@@ -173,22 +173,69 @@ static void copy_live(struct win *w)
 /* ---- delimited updates ---- */
 static bool in_update(const struct win *w)
 {
-    return w->form == FORM_EXTENDED && profile_extended() && w->odd;
+    return w->form == FORM_EXTENDED && extended_form_available() && w->odd;
 }
 
 /* the compositor keeps showing the last complete frame of w (or nothing, if it has none) */
 static bool held(const struct win *w)
 {
-    if (!in_update(w) || w->hold_expired)
+    if (!in_update(w) || w->hold_expired || VARIANT(NO_HOLD))
         return false;
     if (w->odd_from_map)
         return !FAULT(PAINT_ODD_MAP);
     return !FAULT(PAINT_WHILE_ODD);
 }
 
+/* a hold that ends by itself after --hold-timeout-ms */
+static bool hold_may_expire(const struct win *w)
+{
+    return in_update(w) && !w->hold_expired && !FAULT(BLOCK_FOREVER) && w->mapped && !VARIANT(NO_HOLD);
+}
+
 static bool paintable(const struct win *w)
 {
     return !w->own && w->mapped && w->attrs_known && !w->input_only && w->live_pic;
+}
+
+/* ---- delayed-others: while a window is held, other windows' damage waits DELAY_OTHERS_US ---- */
+#define DELAY_OTHERS_US 200000
+
+static const struct win *held_window_other_than(const struct win *w)
+{
+    for (int i = 0; i < nstack; i++)
+        if (stack[i] != w && paintable(stack[i]) && held(stack[i]))
+            return stack[i];
+    return NULL;
+}
+
+/* the draft: "the compositing manager may either update it immediately or wait for a short timeout
+ * before updating".  Returns true when w's damage is to be shown only once w->defer_until has
+ * passed (comp_tick then schedules the paint).  Only windows already shown wait: a new window's
+ * first frame is a map, not an update of other contents. */
+static bool delay_damage(struct win *w, int64_t now)
+{
+    if (w->defer_until)
+        return true; /* already waiting: the earlier damage's delay covers this one */
+    if (!VARIANT(DELAYED_OTHERS) || !w->shown)
+        return false;
+    const struct win *h = held_window_other_than(w);
+    if (!h)
+        return false;
+    w->defer_until = now + DELAY_OTHERS_US;
+    logmsg("window %u: damage shown %d ms late (window %u is held; variant delayed-others)", w->id,
+           DELAY_OTHERS_US / 1000, h->id);
+    return true;
+}
+
+static void end_expired_delays(int64_t now)
+{
+    for (int i = 0; i < nstack; i++) {
+        struct win *w = stack[i];
+        if (w->defer_until && now >= w->defer_until) {
+            w->defer_until = 0;
+            comp_schedule();
+        }
+    }
 }
 
 /* ---- window events from the WM side ---- */
@@ -221,6 +268,7 @@ void comp_window_mapped(struct win *w)
      * this MapNotify (the two connections are not ordered) counts */
     w->mapped_at = now_us();
     w->await_first = !w->drew;
+    fade_window_mapped(w);
     if (in_update(w)) {
         /* mapped in the middle of an update: map + first paint are one update */
         w->odd_from_map = true;
@@ -257,6 +305,8 @@ void comp_window_unmapped(struct win *w)
         xcb_damage_subtract(X.pc, w->damage, XCB_NONE, XCB_NONE);
     w->drew = false;
     w->await_first = false;
+    w->defer_until = 0;
+    fade_window_unmapped(w);
     free_live(w);
     free_saved(w);
     drawn_forget(w);
@@ -270,6 +320,7 @@ void comp_window_configured(struct win *w, bool resized, bool moved_or_restacked
     if (resized) {
         name_live(w); /* the old pixmap keeps the old size and contents */
         w->dirty = true;
+        w->defer_until = 0; /* a new size is not damage: shown at once */
     }
     if (resized || moved_or_restacked)
         comp_schedule();
@@ -322,6 +373,7 @@ void comp_counter_changed(struct win *w, int64_t old, int64_t value)
         }
     }
     drawn_update_completed(w, value);
+    fade_update_completed(w);
     comp_schedule();
 }
 
@@ -352,8 +404,11 @@ void comp_handle_event(xcb_generic_event_t *ev)
         if (!paintable(w))
             return;
         w->dirty = true;
-        if (!held(w))
-            comp_schedule(); /* damage while held is part of the update: shown when it ends */
+        if (held(w))
+            return; /* damage while held is part of the update: shown when it ends */
+        if (delay_damage(w, now_us()))
+            return; /* comp_tick schedules the paint when the delay has passed */
+        comp_schedule();
         return;
     }
     switch (type) {
@@ -392,6 +447,22 @@ void comp_handle_event(xcb_generic_event_t *ev)
 }
 
 /* ---- painting ---- */
+/* w's saved copy into the back buffer, with opacity alpha (0xffff: opaque) */
+static void draw_window(const struct win *w, uint16_t alpha)
+{
+    if (alpha == 0xffff) {
+        xcb_render_composite(X.pc, w->argb ? XCB_RENDER_PICT_OP_OVER : XCB_RENDER_PICT_OP_SRC, w->saved_pic,
+                             XCB_NONE, back_pic, 0, 0, 0, 0, w->x, w->y, w->saved_w, w->saved_h);
+        return;
+    }
+    xcb_render_picture_t mask = xcb_generate_id(X.pc);
+    xcb_render_color_t c = {0, 0, 0, alpha};
+    xcb_render_create_solid_fill(X.pc, mask, c);
+    xcb_render_composite(X.pc, XCB_RENDER_PICT_OP_OVER, w->saved_pic, mask, back_pic, 0, 0, 0, 0, w->x, w->y,
+                         w->saved_w, w->saved_h);
+    xcb_render_free_picture(X.pc, mask);
+}
+
 static void paint(int64_t now)
 {
     /* learn every counter change the server processed before now */
@@ -410,12 +481,13 @@ static void paint(int64_t now)
     bool copies = false;
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
-        if (paintable(w) && !w->await_first && !held(w) && (w->dirty || !w->shown))
+        if (paintable(w) && !w->await_first && !held(w) && !w->defer_until && (w->dirty || !w->shown))
             copies = true;
     }
     if (copies)
         fences_own_before_paint();
 
+    bool fading = false;
     xcb_render_color_t black = {0, 0, 0, 0xffff};
     xcb_rectangle_t all = {0, 0, X.screen->width_in_pixels, X.screen->height_in_pixels};
     xcb_render_fill_rectangles(X.pc, XCB_RENDER_PICT_OP_SRC, back_pic, black, 1, &all);
@@ -426,20 +498,21 @@ static void paint(int64_t now)
         if (held(w)) {
             if (!w->shown)
                 continue; /* mapped in the middle of an update: not shown at all yet */
-        } else if (w->dirty || !w->shown) {
+        } else if ((w->dirty && !w->defer_until) || !w->shown) {
             copy_live(w);
         }
         if (!w->saved_pic)
             continue;
-        xcb_render_composite(X.pc, w->argb ? XCB_RENDER_PICT_OP_OVER : XCB_RENDER_PICT_OP_SRC, w->saved_pic,
-                             XCB_NONE, back_pic, 0, 0, 0, 0, w->x, w->y, w->saved_w, w->saved_h);
+        draw_window(w, fade_alpha(w, now));
         drawn_collect(w);
+        if (fade_running(w))
+            fading = true;
     }
     xcb_render_composite(X.pc, XCB_RENDER_PICT_OP_SRC, back_pic, XCB_NONE, overlay_pic, 0, 0, 0, 0, 0, 0,
                          all.width, all.height);
     push_stamp(ST_PAINT, XCB_NONE, XCB_NONE);
     paints_in_flight++;
-    paint_needed = false;
+    paint_needed = fading; /* a fade-in goes on with the next refresh */
     last_paint = now;
     xcb_flush(X.pc);
 }
@@ -454,12 +527,12 @@ static void check_holds(int64_t now)
                  FIRST_SHOW_GRACE_US / 1000);
             comp_schedule();
         }
-        if (!in_update(w) || w->hold_expired || FAULT(BLOCK_FOREVER) || !w->mapped)
+        if (!hold_may_expire(w))
             continue;
-        if (now >= w->odd_since + (int64_t)opt.sync_timeout_ms * 1000) {
+        if (now >= w->odd_since + (int64_t)opt.hold_timeout_ms * 1000) {
             w->hold_expired = true;
             w->dirty = true;
-            logmsg("window %u: update not finished after %d ms, drawing anyway", w->id, opt.sync_timeout_ms);
+            logmsg("window %u: update not finished after %d ms, drawing anyway", w->id, opt.hold_timeout_ms);
             comp_schedule();
         }
     }
@@ -482,6 +555,7 @@ void comp_tick(int64_t now)
         return;
     check_holds(now);
     check_fences(now);
+    end_expired_delays(now);
     if (paint_needed && paints_in_flight == 0 && now >= last_paint + interval_us)
         paint(now);
 }
@@ -501,8 +575,10 @@ int64_t comp_next_deadline(void)
         struct win *w = stack[i];
         if (w->await_first)
             CONSIDER(w->mapped_at + FIRST_SHOW_GRACE_US);
-        if (in_update(w) && !w->hold_expired && !FAULT(BLOCK_FOREVER) && w->mapped)
-            CONSIDER(w->odd_since + (int64_t)opt.sync_timeout_ms * 1000);
+        if (hold_may_expire(w))
+            CONSIDER(w->odd_since + (int64_t)opt.hold_timeout_ms * 1000);
+        if (w->defer_until)
+            CONSIDER(w->defer_until);
     }
     for (int i = 0; i < st_count; i++) {
         struct stamp *s = &stamps[(st_head + i) % MAX_STAMPS];

@@ -16,7 +16,7 @@ static int nshown;
 
 bool drawn_enabled_for(const struct win *w)
 {
-    return opt.composite && profile_extended() && w->form == FORM_EXTENDED && !FAULT(ADVERTISED_NOT_SENT);
+    return drawn_supported() && w->form == FORM_EXTENDED && !FAULT(ADVERTISED_NOT_SENT);
 }
 
 static void push_pending(struct win *w, int64_t v)
@@ -61,7 +61,7 @@ static void send_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_t
         send_client_message(win, atom(A_NET_WM_FRAME_DRAWN), l);
     logmsg("window %u: sent _NET_WM_FRAME_DRAWN value=%lld drawn=%llu%s (%s)", win, (long long)v,
            (unsigned long long)t, copies > 1 ? " twice" : "", when);
-    if (FAULT(NO_FRAME_TIMINGS))
+    if (FAULT(NO_FRAME_TIMINGS) || !timings_supported())
         return;
     int64_t tv = FAULT(TIMINGS_WRONG_VALUE) ? value + 2 : value;
     uint32_t lt[5] = {(uint32_t)((uint64_t)tv & 0xffffffffu), (uint32_t)((uint64_t)tv >> 32), 0,

@@ -7,8 +7,9 @@
  *            DAMAGE, XRender painting into the overlay window, SYNC fences.  Fence waits
  *            (AwaitFence) block only this connection, so the WM keeps working while the
  *            compositor waits, as glWaitSync would block only the GPU.
- *   keyresize.c - keyboard resizing (_NET_WM_MOVERESIZE_SIZE_KEYBOARD), through the same
- *            ConfigureRequest path (syncreq.c) as a client's own resize.
+ *   moveresize.c - _NET_WM_MOVERESIZE: checks it, starts keyboard (keyresize.c) or pointer
+ *            (pointerresize.c) resizing with a grab retried on a timer; their steps go through
+ *            the same ConfigureRequest path (syncreq.c) as a client's own resize.
  * See README.md for the behaviour; this header only describes the code.
  */
 #ifndef FAKEWM_H
@@ -27,7 +28,8 @@ enum profile { PROFILE_EWMH15, PROFILE_DRAFT2011, PROFILE_DEFACTO };
 struct options {
     enum profile profile;
     int refresh_hz;
-    int sync_timeout_ms;
+    int sync_timeout_ms;  /* sync request answers and fence waits */
+    int hold_timeout_ms;  /* how long a window in the middle of an update is held */
     bool compress;
     bool composite;
     bool verbose;
@@ -95,6 +97,67 @@ int fault_lookup(const char *name); /* index or -1 */
 void faults_list(void);             /* --list-faults */
 void faults_describe(char *buf, size_t n); /* "a,b" or "none" */
 
+/* ---- variants (variants.c): the single table of allowed behaviours fake-wm can switch on ---- */
+enum variant_id {
+    V_KEYBOARD_ONLY,
+    V_POINTER_ONLY,
+    V_INTERACTIVE_ONLY,
+    V_CONFIGURE_UNSERIALISED,
+    V_RESTART_COUNTER,
+    V_SYNC_AT_MAP,
+    V_BASIC_ONLY,
+    V_WM_ONLY,
+    V_CM_ONLY,
+    V_COMPRESS,
+    V_FADE_IN,
+    V_HOLD_1S,
+    V_HOLD_4S,
+    V_DELAYED_OTHERS,
+    V_NO_HOLD,
+    V_SLOW_REFRESH,
+    V_NO_DRAWN,
+    V_NO_FENCES,
+    V_NO_TIMINGS,
+    V_COUNT
+};
+struct variant_desc {
+    enum variant_id id;
+    const char *name;
+    const char *what; /* what fake-wm then does differently */
+    const char *like; /* the real compositors that behave like this */
+};
+extern const struct variant_desc variant_table[V_COUNT];
+extern bool variant_on[V_COUNT];
+#define VARIANT(x) (variant_on[V_##x])
+int variant_lookup(const char *name);         /* index or -1 */
+void variants_list(void);                     /* --list-variants */
+void variants_names(char *buf, size_t n);     /* "a, b, ..." (all of them, for messages) */
+void variants_describe(char *buf, size_t n);  /* the ones on: "a,b" or "none" */
+void variants_check_conflicts(void);          /* exits 2 on a combination that cannot be */
+
+/* ---- what fake-wm does, from the profile and the variants (faults aside) ---- */
+/* a window manager (WM_S0, SubstructureRedirect, sync requests); cm-only is a compositor alone */
+static inline bool is_wm(void) { return !VARIANT(CM_ONLY); }
+/* windows with two counters use the extended form */
+static inline bool extended_form_available(void) { return profile_extended() && !VARIANT(BASIC_ONLY); }
+/* drawn messages (_NET_WM_SYNC_DRAWN / _NET_WM_FRAME_DRAWN) are sent and listed */
+static inline bool drawn_supported(void)
+{
+    /* cm-only cannot advertise them (no _NET_SUPPORTED), and clients wait only for what is listed */
+    return opt.composite && is_wm() && extended_form_available() && !VARIANT(NO_DRAWN);
+}
+/* _NET_WM_FRAME_TIMINGS follows each _NET_WM_FRAME_DRAWN, and is listed */
+static inline bool timings_supported(void)
+{
+    return drawn_supported() && opt.profile == PROFILE_DEFACTO && !VARIANT(NO_TIMINGS);
+}
+/* client fences are awaited, the own fence used, _NET_WM_SYNC_FENCES listed */
+static inline bool fences_supported(void)
+{
+    return opt.composite && is_wm() && opt.profile == PROFILE_DRAFT2011 && extended_form_available() &&
+           !VARIANT(NO_FENCES);
+}
+
 /* ---- logging (log.c) ---- */
 void logmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void logv(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* only with --verbose */
@@ -117,17 +180,24 @@ struct xstate {
     xcb_screen_t *screen;  /* of c */
     xcb_window_t root;
     xcb_atom_t atom[A_COUNT];
-    xcb_window_t check_win;   /* _NET_SUPPORTING_WM_CHECK and WM_S0 owner (on c) */
+    xcb_window_t check_win;   /* _NET_SUPPORTING_WM_CHECK and WM_S0 owner (on c); with cm-only
+                               * only the window of the start-up timestamp */
     uint8_t sync_event_base;  /* on c */
     xcb_timestamp_t last_time; /* server time of the latest event seen (never 0 after start) */
 };
 extern struct xstate X;
 static inline xcb_atom_t atom(enum atom_id a) { return X.atom[a]; }
+const char *atom_name(enum atom_id a);
 void note_time(xcb_timestamp_t t);
 
 /* ---- windows (wm.c) ---- */
 enum form { FORM_NONE, FORM_BASIC, FORM_EXTENDED };
 const char *form_name(enum form f);
+
+/* where a size change comes from: a client's own ConfigureRequest, or a step of an interactive
+ * resize the WM runs (each step is handed to the same path as a client's request) */
+enum resize_origin { ORIGIN_CLIENT, ORIGIN_KEYBOARD, ORIGIN_POINTER };
+const char *origin_name(enum resize_origin o);
 
 /* a counter followed with two alarms (PositiveComparison at v+1, NegativeComparison at v-1) */
 struct follow {
@@ -158,6 +228,7 @@ struct win {
     int16_t x, y;         /* geometry from ConfigureNotify */
     uint16_t w, h, bw;
     uint16_t wm_w, wm_h;  /* the size fake-wm last gave it (for "does this request resize?") */
+    int16_t wm_x, wm_y;   /* the position fake-wm last gave it (the start of a pointer resize) */
     uint8_t depth;
     xcb_visualid_t visual;
     bool attrs_known;
@@ -178,6 +249,9 @@ struct win {
     xcb_sync_alarm_t wait_alarm;
     bool queued;
     struct configure_req queue;
+    enum resize_origin queue_origin; /* of the latest queued resize */
+    bool interactive_fresh;   /* an interactive resize began and has sent no request yet */
+    bool map_after_wait;      /* sync-at-map: MapWindow once the wait ends */
     struct follow freq;       /* extended: follows req_counter */
     struct follow fupd;       /* extended: follows the update counter (counter2) */
 
@@ -186,6 +260,11 @@ struct win {
     int64_t odd_since;
     bool hold_expired;
     bool odd_from_map;        /* this odd period began before the window was first shown */
+    int64_t defer_until;      /* delayed-others: its damage is shown from then on (0: not delayed) */
+
+    /* fade-in (fade.c) */
+    bool fade_pending;        /* mapped, the fade starts with its first paint */
+    int64_t fade_start;       /* fading in since then (0: not fading) */
 
     /* drawn messages (drawn.c) */
     bool first_drawn_needed;  /* mapped, no message sent yet for the first draw */
@@ -221,20 +300,52 @@ void wm_start(void);                    /* selections, check window, redirect */
 void wm_note_own_window(xcb_window_t id); /* not a client: never managed or painted */
 void wm_handle_event(xcb_generic_event_t *ev);
 void wm_apply_configure(struct win *w, const struct configure_req *r);
+void wm_map(struct win *w);
 void wm_check_timers(int64_t now);
 int64_t wm_next_deadline(void);
 
-/* ---- keyboard resizing (keyresize.c): _NET_WM_MOVERESIZE SIZE_KEYBOARD + arrow keys ---- */
-void kbd_resize_client_message(const xcb_client_message_event_t *e); /* _NET_WM_MOVERESIZE */
+/* ---- interactive resizes (moveresize.c): _NET_WM_MOVERESIZE, the grab, one at a time ---- */
+void moveresize_client_message(const xcb_client_message_event_t *e);
+void moveresize_window_gone(struct win *w);             /* unmanaged: end or forget its resize */
+void moveresize_check_timers(int64_t now);              /* grab retries, compressed motion */
+int64_t moveresize_next_deadline(void);
+void interactive_configure(struct win *w, enum resize_origin o, const struct configure_req *r);
+
+/* ---- keyboard resizing (keyresize.c): SIZE_KEYBOARD + arrow keys ---- */
+uint8_t kbd_resize_grab(void);                          /* one GrabKeyboard attempt: its status */
+void kbd_resize_begin(struct win *w, uint32_t source);  /* the keyboard is grabbed */
+bool kbd_resize_running(xcb_window_t *which);
+void kbd_resize_end(const char *why);
 void kbd_resize_key_press(const xcb_key_press_event_t *e);
 void kbd_resize_mapping_changed(void);                  /* MappingNotify: re-read the keymap */
 void kbd_resize_window_gone(struct win *w);             /* unmanaged: end its resize */
 
+/* ---- pointer resizing (pointerresize.c): SIZE_TOPLEFT..SIZE_LEFT + the held button ---- */
+struct ptr_start {
+    uint32_t dir;           /* 0..7 */
+    int16_t root_x, root_y; /* the pointer when the client sent the message */
+    uint32_t button;        /* l[3]: the button held (0: any) */
+};
+bool ptr_resize_button_down(void);                      /* QueryPointer: is any button held? */
+uint8_t ptr_resize_grab(void);                          /* one GrabPointer attempt: its status */
+void ptr_resize_begin(struct win *w, const struct ptr_start *start, uint32_t source);
+bool ptr_resize_running(xcb_window_t *which);
+void ptr_resize_end(const char *why);
+void ptr_resize_motion(const xcb_motion_notify_event_t *e);
+void ptr_resize_button_release(const xcb_button_release_event_t *e);
+bool ptr_resize_motion_pending(void);
+void ptr_resize_flush_motion(void);                     /* apply the latest motion seen */
+void ptr_resize_window_gone(struct win *w);
+
 /* ---- sync request protocol (syncreq.c) ---- */
 void sync_manage(struct win *w);                 /* read properties, choose form, set counter */
 void sync_unmanage(struct win *w);               /* free alarms */
-void sync_configure_request(struct win *w, const struct configure_req *r);
+void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o);
+/* the geometry w is going to have: what is queued behind an unanswered request counts */
+void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t *wd, uint16_t *ht);
 void sync_wait_done(struct win *w, const char *why);
+void sync_interactive_started(struct win *w);     /* a keyboard or pointer resize of w begins */
+bool sync_request_at_map(struct win *w);         /* sync-at-map: true when the map waits */
 bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev);
 void sync_check_timers(int64_t now);
 int64_t sync_next_deadline(void);
@@ -265,6 +376,13 @@ void comp_schedule(void);            /* something changed: repaint at the next r
 void comp_tick(int64_t now);         /* paint if due */
 int64_t comp_next_deadline(void);
 int comp_fd(void);
+
+/* ---- fade-in (fade.c): the variant's opacity ramp of newly mapped windows ---- */
+void fade_window_mapped(struct win *w);
+void fade_window_unmapped(struct win *w);
+void fade_update_completed(struct win *w);       /* later updates: full opacity */
+uint16_t fade_alpha(struct win *w, int64_t now); /* painting w now: its opacity, 0..0xffff */
+bool fade_running(const struct win *w);
 
 /* ---- drawn messages (drawn.c) ---- */
 bool drawn_enabled_for(const struct win *w);   /* extended window, compositing, profile */

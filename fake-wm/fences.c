@@ -10,12 +10,11 @@
 
 static xcb_sync_fence_t own_fence;
 
-static bool fences_in_profile(void) { return opt.composite && opt.profile == PROFILE_DRAFT2011; }
 
 void fences_read(struct win *w)
 {
     w->nfences = 0;
-    if (!fences_in_profile())
+    if (!fences_supported())
         return;
     xcb_get_property_reply_t *r = xcb_get_property_reply(
         X.c, xcb_get_property(X.c, 0, w->id, atom(A_NET_WM_SYNC_FENCES), XCB_GET_PROPERTY_TYPE_ANY, 0, MAX_FENCES),
@@ -56,7 +55,7 @@ void fences_read(struct win *w)
 
 void fences_start(void)
 {
-    if (!fences_in_profile())
+    if (!fences_supported())
         return;
     own_fence = xcb_generate_id(X.pc);
     xcb_sync_create_fence(X.pc, X.root, own_fence, 0);
@@ -64,7 +63,7 @@ void fences_start(void)
 
 static void own_cycle(void)
 {
-    if (!fences_in_profile() || FAULT(NO_OWN_FENCE) || own_fence == XCB_NONE)
+    if (!fences_supported() || FAULT(NO_OWN_FENCE) || own_fence == XCB_NONE)
         return;
     xcb_sync_trigger_fence(X.pc, own_fence);
     xcb_sync_await_fence(X.pc, 1, &own_fence);
@@ -74,7 +73,7 @@ static void own_cycle(void)
 
 xcb_sync_fence_t fences_before_update(struct win *w, int64_t n)
 {
-    if (!fences_in_profile())
+    if (!fences_supported())
         return XCB_NONE;
     if (w->nfences == 0) {
         own_cycle();

@@ -1,17 +1,14 @@
 /* Keyboard resizing: `_NET_WM_MOVERESIZE` with direction 9 (`_NET_WM_MOVERESIZE_SIZE_KEYBOARD`)
- * starts it (GrabKeyboard on the root), Right/Left/Down/Up change the width or height by 10 px,
- * Return ends it, Escape ends it and restores the size from before, `_NET_WM_MOVERESIZE_CANCEL`
- * (11) ends it.  Each step is a ConfigureRequest made by the WM itself and goes through
- * sync_configure_request, exactly like a client's own resize: the same request values, the same
- * wait and queueing, the same faults.  At most one keyboard resize at a time (one keyboard). */
+ * starts it (moveresize.c checks the message and takes the grab with kbd_resize_grab: GrabKeyboard
+ * on the root), Right/Left/Down/Up change the width or height by 10 px, Return ends it, Escape
+ * ends it and restores the size from before, `_NET_WM_MOVERESIZE_CANCEL` (11) ends it.  Each step
+ * is a ConfigureRequest made by the WM itself and goes through sync_configure_request, exactly
+ * like a client's own resize: the same request values, the same wait and queueing, the same
+ * faults.  At most one keyboard resize at a time (one keyboard). */
 #include "fakewm.h"
 
 #include <stdlib.h>
-#include <time.h>
 
-#define MOVERESIZE_SIZE_KEYBOARD 9
-#define MOVERESIZE_MOVE_KEYBOARD 10
-#define MOVERESIZE_CANCEL 11
 #define KEY_STEP 10
 #define MAX_SIZE 32767
 
@@ -70,7 +67,7 @@ static bool key_is(xcb_keycode_t k, xcb_keysym_t s)
     return false;
 }
 
-static void end_resize(const char *why)
+void kbd_resize_end(const char *why)
 {
     if (!kr.active)
         return;
@@ -81,75 +78,37 @@ static void end_resize(const char *why)
     kr.win = XCB_NONE;
 }
 
+bool kbd_resize_running(xcb_window_t *which)
+{
+    if (kr.active)
+        *which = kr.win;
+    return kr.active;
+}
+
 void kbd_resize_window_gone(struct win *w)
 {
     if (kr.active && kr.win == w->id)
-        end_resize("the window is no longer managed");
+        kbd_resize_end("the window is no longer managed");
 }
 
-static bool grab_keyboard(void)
+uint8_t kbd_resize_grab(void)
 {
     /* CurrentTime: the message carries no timestamp, and an older time than the last grab would
-     * be refused (InvalidTime).  A client's probe grab may hold the keyboard for an instant:
-     * retry a few times. */
-    for (int attempt = 0; attempt < 10; attempt++) {
-        xcb_grab_keyboard_reply_t *r = xcb_grab_keyboard_reply(
-            X.c,
-            xcb_grab_keyboard(X.c, 0 /* owner_events */, X.root, XCB_CURRENT_TIME, XCB_GRAB_MODE_ASYNC,
-                              XCB_GRAB_MODE_ASYNC),
-            NULL);
-        uint8_t status = r ? r->status : 0xff;
-        free(r);
-        if (status == XCB_GRAB_STATUS_SUCCESS)
-            return true;
-        logmsg("keyboard resize: GrabKeyboard failed (status %u)%s", status, attempt < 9 ? ", retrying" : "");
-        struct timespec ts = {0, 2 * 1000000L};
-        nanosleep(&ts, NULL);
-    }
-    return false;
+     * be refused (InvalidTime) */
+    xcb_grab_keyboard_reply_t *r = xcb_grab_keyboard_reply(
+        X.c,
+        xcb_grab_keyboard(X.c, 0 /* owner_events */, X.root, XCB_CURRENT_TIME, XCB_GRAB_MODE_ASYNC,
+                          XCB_GRAB_MODE_ASYNC),
+        NULL);
+    uint8_t status = r ? r->status : 0xff;
+    free(r);
+    return status;
 }
 
-void kbd_resize_client_message(const xcb_client_message_event_t *e)
+void kbd_resize_begin(struct win *w, uint32_t source)
 {
-    if (e->format != 32) {
-        logmsg("window %u: _NET_WM_MOVERESIZE with format %u, not 32: ignored", e->window, e->format);
-        return;
-    }
-    uint32_t dir = e->data.data32[2], source = e->data.data32[4];
-    struct win *w = win_find(e->window);
-    if (dir == MOVERESIZE_CANCEL) {
-        if (kr.active && kr.win == e->window)
-            end_resize("_NET_WM_MOVERESIZE_CANCEL");
-        else
-            logmsg("window %u: _NET_WM_MOVERESIZE_CANCEL without a keyboard resize of it: ignored", e->window);
-        return;
-    }
-    if (dir != MOVERESIZE_SIZE_KEYBOARD) {
-        logmsg("window %u: _NET_WM_MOVERESIZE direction %u ignored (only %d, SIZE_KEYBOARD, and %d, CANCEL, "
-               "are implemented)",
-               e->window, dir, MOVERESIZE_SIZE_KEYBOARD, MOVERESIZE_CANCEL);
-        return;
-    }
-    if (!w || !w->managed || w->own || w->destroyed) {
-        logmsg("window %u: _NET_WM_MOVERESIZE for a window that is not managed: ignored", e->window);
-        return;
-    }
-    if (source > 2) {
-        logmsg("window %u: _NET_WM_MOVERESIZE with source indication %u (not 0, 1 or 2): ignored", e->window,
-               source);
-        return;
-    }
-    if (kr.active) {
-        logmsg("window %u: _NET_WM_MOVERESIZE while a keyboard resize of window %u runs: ignored", e->window,
-               kr.win);
-        return;
-    }
     if (!keymap)
         keymap_load();
-    if (!grab_keyboard()) {
-        logmsg("window %u: keyboard resize not started: the keyboard could not be grabbed", e->window);
-        return;
-    }
     kr.active = true;
     kr.win = w->id;
     kr.orig_w = w->wm_w;
@@ -172,7 +131,7 @@ static void request_size(struct win *w, uint16_t wd, uint16_t ht)
         .width = wd,
         .height = ht,
     };
-    sync_configure_request(w, &r);
+    interactive_configure(w, ORIGIN_KEYBOARD, &r);
 }
 
 void kbd_resize_key_press(const xcb_key_press_event_t *e)
@@ -181,18 +140,18 @@ void kbd_resize_key_press(const xcb_key_press_event_t *e)
         return;
     struct win *w = win_find(kr.win);
     if (!w || !w->managed) {
-        end_resize("the window is gone");
+        kbd_resize_end("the window is gone");
         return;
     }
     xcb_keycode_t k = e->detail;
     if (key_is(k, XK_Return) || key_is(k, XK_KP_Enter)) {
-        end_resize("Return: size kept");
+        kbd_resize_end("Return: size kept");
         return;
     }
     if (key_is(k, XK_Escape)) {
         logmsg("window %u: keyboard resize: Escape: restoring %ux%u", w->id, kr.orig_w, kr.orig_h);
         request_size(w, kr.orig_w, kr.orig_h);
-        end_resize("Escape: size restored");
+        kbd_resize_end("Escape: size restored");
         return;
     }
     int dw = 0, dh = 0;
@@ -214,8 +173,9 @@ void kbd_resize_key_press(const xcb_key_press_event_t *e)
         return;
     }
     /* from the size it is going to have: a size still queued behind an unanswered request counts */
-    uint16_t cw = (w->queued && (w->queue.mask & XCB_CONFIG_WINDOW_WIDTH)) ? w->queue.width : w->wm_w;
-    uint16_t ch = (w->queued && (w->queue.mask & XCB_CONFIG_WINDOW_HEIGHT)) ? w->queue.height : w->wm_h;
+    int16_t cx, cy;
+    uint16_t cw, ch;
+    sync_target_geometry(w, &cx, &cy, &cw, &ch);
     uint16_t nw = stepped(cw, dw), nh = stepped(ch, dh);
     logmsg("window %u: keyboard resize: %s: %ux%u -> %ux%u", w->id, name, cw, ch, nw, nh);
     if (nw != cw || nh != ch)

@@ -18,6 +18,7 @@ struct options opt = {
     .profile = PROFILE_EWMH15,
     .refresh_hz = 60,
     .sync_timeout_ms = 1000,
+    .hold_timeout_ms = 2000,
     .compress = false,
     .composite = true,
     .verbose = false,
@@ -44,6 +45,8 @@ static const char *const atom_names[A_COUNT] = {
     [A_FAKE_WM_TIMESTAMP] = "_FAKE_WM_TIMESTAMP",
     [A_FAKE_WM_PAINT_STAMP] = "_FAKE_WM_PAINT_STAMP",
 };
+
+const char *atom_name(enum atom_id a) { return atom_names[a]; }
 
 const char *profile_name(enum profile p)
 {
@@ -80,8 +83,60 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: fake-wm [--profile ewmh-1.5|draft-2011|de-facto] [--refresh-hz N]\n"
-            "               [--sync-timeout-ms N] [--compress] [--no-composite]\n"
-            "               [--inject FAULT]... [--list-faults] [--verbose]\n");
+            "               [--sync-timeout-ms N] [--hold-timeout-ms N] [--variant NAME]...\n"
+            "               [--compress] [--no-composite] [--inject FAULT]...\n"
+            "               [--list-variants] [--list-faults] [--verbose]\n"
+            "  --profile P          the text it implements (default ewmh-1.5)\n"
+            "  --refresh-hz N       repaint at most N times a second (default 60)\n"
+            "  --sync-timeout-ms N  wait for a sync request's answer or a fence (default 1000)\n"
+            "  --hold-timeout-ms N  hold a window in the middle of an update (default 2000)\n"
+            "  --variant NAME       switch on an allowed behaviour of a real compositor\n"
+            "                       (repeatable; see --list-variants)\n"
+            "  --compress           the same as --variant compress\n"
+            "  --no-composite       the same as --variant wm-only\n"
+            "  --inject FAULT       break one clause (repeatable; see --list-faults)\n"
+            "  --list-variants      NAME<TAB>what it does<TAB>like which compositor, then exit\n"
+            "  --list-faults        FAULT<TAB>CLAUSE<TAB>what goes wrong, then exit\n"
+            "  --verbose            log every event, with CLOCK_MONOTONIC microseconds\n");
+}
+
+static void enable_variant(const char *name)
+{
+    int k = name ? variant_lookup(name) : -1;
+    if (k < 0) {
+        char all[1024];
+        variants_names(all, sizeof all);
+        fprintf(stderr, "fake-wm: unknown variant '%s' for --variant (one of: %s)\n", name ? name : "", all);
+        exit(2);
+    }
+    variant_on[k] = true;
+}
+
+/* options a variant also sets: given both ways, the run would not be what either says */
+static bool hold_timeout_given, refresh_given;
+
+static void refuse_with_option(bool given, const char *option, const char *variant)
+{
+    if (!given)
+        return;
+    fprintf(stderr, "fake-wm: %s and --variant %s cannot be combined: the variant sets it\n", option, variant);
+    exit(2);
+}
+
+/* what the variants switched on mean for the options that other parts read */
+static void apply_variants(void)
+{
+    variants_check_conflicts();
+    opt.composite = !VARIANT(WM_ONLY);
+    opt.compress = VARIANT(COMPRESS);
+    if (VARIANT(HOLD_1S) || VARIANT(HOLD_4S)) {
+        refuse_with_option(hold_timeout_given, "--hold-timeout-ms", VARIANT(HOLD_1S) ? "hold-1s" : "hold-4s");
+        opt.hold_timeout_ms = VARIANT(HOLD_1S) ? 1000 : 4000;
+    }
+    if (VARIANT(SLOW_REFRESH)) {
+        refuse_with_option(refresh_given, "--refresh-hz", "slow-refresh");
+        opt.refresh_hz = 20; /* a 50 ms frame timer */
+    }
 }
 
 static int parse_int(const char *opt_name, const char *s, int lo, int hi)
@@ -128,12 +183,21 @@ static void parse_options(int argc, char **argv)
             }
         } else if (strcmp(name, "--refresh-hz") == 0) {
             opt.refresh_hz = parse_int("--refresh-hz", NEXTVAL(), 1, 1000);
+            refresh_given = true;
         } else if (strcmp(name, "--sync-timeout-ms") == 0) {
             opt.sync_timeout_ms = parse_int("--sync-timeout-ms", NEXTVAL(), 1, 3600000);
+        } else if (strcmp(name, "--hold-timeout-ms") == 0) {
+            opt.hold_timeout_ms = parse_int("--hold-timeout-ms", NEXTVAL(), 1, 3600000);
+            hold_timeout_given = true;
+        } else if (strcmp(name, "--variant") == 0) {
+            enable_variant(NEXTVAL());
         } else if (strcmp(name, "--compress") == 0 && !val) {
-            opt.compress = true;
+            enable_variant("compress");
         } else if (strcmp(name, "--no-composite") == 0 && !val) {
-            opt.composite = false;
+            enable_variant("wm-only");
+        } else if (strcmp(name, "--list-variants") == 0 && !val) {
+            variants_list();
+            exit(0);
         } else if (strcmp(name, "--verbose") == 0 && !val) {
             opt.verbose = true;
         } else if (strcmp(name, "--inject") == 0) {
@@ -157,6 +221,7 @@ static void parse_options(int argc, char **argv)
         }
 #undef NEXTVAL
     }
+    apply_variants();
 }
 
 static void intern_atoms(void)
@@ -298,17 +363,22 @@ int main(int argc, char **argv)
     X.root = X.screen->root;
     intern_atoms();
 
-    char faults[1024];
+    char faults[1024], variants[1024];
     faults_describe(faults, sizeof faults);
-    logmsg("starting: profile=%s refresh-hz=%d sync-timeout-ms=%d compress=%d composite=%d faults=%s",
-           profile_name(opt.profile), opt.refresh_hz, opt.sync_timeout_ms, opt.compress,
-           opt.composite, faults);
+    variants_describe(variants, sizeof variants);
+    logmsg("starting: profile=%s refresh-hz=%d sync-timeout-ms=%d hold-timeout-ms=%d compress=%d composite=%d "
+           "variants=%s faults=%s",
+           profile_name(opt.profile), opt.refresh_hz, opt.sync_timeout_ms, opt.hold_timeout_ms, opt.compress,
+           opt.composite, variants, faults);
 
     wm_start();
     if (opt.composite)
         comp_start();
     x_flush();
-    logmsg("ready: WM_S0%s owned", opt.composite ? " and _NET_WM_CM_S0" : "");
+    if (is_wm())
+        logmsg("ready: WM_S0%s owned", opt.composite ? " and _NET_WM_CM_S0" : "");
+    else
+        logmsg("ready: _NET_WM_CM_S0 owned (no window manager: variant cm-only)");
 
     for (;;) {
         /* the signalfd is non-blocking: checked on every turn, so a flood of events cannot delay

@@ -61,6 +61,35 @@ static int read_counter_property(struct win *w, xcb_sync_counter_t out[2])
 }
 
 /* ---- manage ---- */
+/* cm-only: a compositor without a WM sends no requests and never sets a counter, but may still do
+ * its part of delimited updates: it follows the second counter of a window that has two */
+static void observe_counters(struct win *w, const xcb_sync_counter_t ctr[2], int n)
+{
+    int64_t v;
+    if (n != 2 || !extended_form_available()) {
+        logmsg("window %u: observed, form=none (variant cm-only: no sync requests; %s)", w->id,
+               n != 2 ? "one counter: nothing to follow" : "no extended form in this profile");
+        return;
+    }
+    if (!counter_query(ctr[1], &v)) {
+        logmsg("window %u: second counter %u is not a valid XSync counter: nothing to follow", w->id, ctr[1]);
+        return;
+    }
+    w->counter1 = ctr[0];
+    w->counter2 = ctr[1];
+    w->form = FORM_EXTENDED;
+    w->req_counter = ctr[1];
+    follow_start(&w->fupd, ctr[1], v);
+    w->seen_for_request = v;
+    w->odd = (v & 1) != 0;
+    w->odd_since = now_us();
+    w->hold_expired = false;
+    w->odd_from_map = w->odd;
+    logmsg("window %u: observed, form=extended counter=%u value=%lld%s; following it for delimited updates, "
+           "no requests (variant cm-only)",
+           w->id, ctr[1], (long long)v, w->odd ? " (odd: update in progress)" : "");
+}
+
 void sync_manage(struct win *w)
 {
     w->form = FORM_NONE;
@@ -68,12 +97,14 @@ void sync_manage(struct win *w)
     w->counter1 = w->counter2 = XCB_NONE;
     w->waiting = false;
     w->queued = false;
+    w->map_after_wait = false;
+    w->interactive_fresh = false;
 
     bool listed = lists_sync_protocol(w->id);
     if (!listed && !FAULT(SYNC_TO_ALL)) {
-        logmsg("window %u: managed, form=none (does not list _NET_WM_SYNC_REQUEST in WM_PROTOCOLS: no "
+        logmsg("window %u: %s, form=none (does not list _NET_WM_SYNC_REQUEST in WM_PROTOCOLS: no "
                "requests)",
-               w->id);
+               w->id, is_wm() ? "managed" : "observed");
         return;
     }
     if (!listed)
@@ -82,6 +113,10 @@ void sync_manage(struct win *w)
 
     xcb_sync_counter_t ctr[2] = {XCB_NONE, XCB_NONE};
     int n = read_counter_property(w, ctr);
+    if (!is_wm()) {
+        observe_counters(w, ctr, n);
+        return;
+    }
     if (n == 0) {
         if (FAULT(SYNC_TO_ALL)) {
             /* requests without a counter: nothing to set or wait for */
@@ -91,7 +126,7 @@ void sync_manage(struct win *w)
         return;
     }
 
-    bool extended = profile_extended() && (n == 2 || FAULT(SINGLE_COUNTER_EXTENDED));
+    bool extended = extended_form_available() && (n == 2 || FAULT(SINGLE_COUNTER_EXTENDED));
     if (!extended) {
         /* basic form: the only counter, or the first of two (ewmh-1.5 has no extended form) */
         w->counter1 = ctr[0];
@@ -107,8 +142,11 @@ void sync_manage(struct win *w)
                    w->id, ctr[0], (long long)cur);
         } else {
             counter_set(ctr[0], w->basic_value);
-            logmsg("window %u: managed, form=basic counter=%u value=%lld; set to %lld", w->id, ctr[0],
-                   (long long)cur, (long long)w->basic_value);
+            logmsg("window %u: managed, form=basic counter=%u value=%lld; set to %lld%s", w->id, ctr[0],
+                   (long long)cur, (long long)w->basic_value,
+                   n == 2 && VARIANT(BASIC_ONLY) && profile_extended()
+                       ? " (variant basic-only: the second counter is ignored)"
+                       : "");
         }
         return;
     }
@@ -171,6 +209,7 @@ void sync_manage(struct win *w)
 
 void sync_unmanage(struct win *w)
 {
+    w->map_after_wait = false; /* withdrawn or destroyed before its map: nothing to map */
     if (w->waiting) {
         alarm_destroy(w->wait_alarm);
         w->wait_alarm = XCB_NONE;
@@ -261,30 +300,57 @@ static void merge_queue(struct configure_req *q, const struct configure_req *r)
     q->mask |= r->mask;
 }
 
-void sync_configure_request(struct win *w, const struct configure_req *r)
+const char *origin_name(enum resize_origin o)
 {
-    bool resize = is_resize(w, r);
-    if (w->form == FORM_NONE || !resize) {
-        wm_apply_configure(w, r);
-        if (w->form != FORM_NONE)
-            logv("window %u: ConfigureRequest without a size change applied at once", w->id);
-        return;
+    switch (o) {
+    case ORIGIN_CLIENT: return "client";
+    case ORIGIN_KEYBOARD: return "keyboard";
+    case ORIGIN_POINTER: return "pointer";
     }
-    if (w->waiting) {
-        if (!w->queued) {
-            w->queue = *r;
-            w->queued = true;
-        } else {
-            merge_queue(&w->queue, r);
-        }
-        logmsg("window %u: resize to %ux%u queued (waiting for counter %u to reach %lld)", w->id,
-               (r->mask & XCB_CONFIG_WINDOW_WIDTH) ? r->width : w->wm_w,
-               (r->mask & XCB_CONFIG_WINDOW_HEIGHT) ? r->height : w->wm_h, w->req_counter,
-               (long long)w->wait_value);
-        return;
-    }
+    return "?";
+}
 
-    int64_t v = next_value(w);
+void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t *wd, uint16_t *ht)
+{
+    const struct configure_req *q = w->queued ? &w->queue : NULL;
+    *x = q && (q->mask & XCB_CONFIG_WINDOW_X) ? q->x : w->wm_x;
+    *y = q && (q->mask & XCB_CONFIG_WINDOW_Y) ? q->y : w->wm_y;
+    *wd = q && (q->mask & XCB_CONFIG_WINDOW_WIDTH) ? q->width : w->wm_w;
+    *ht = q && (q->mask & XCB_CONFIG_WINDOW_HEIGHT) ? q->height : w->wm_h;
+}
+
+/* the variant, if any, under which a resize from o gets no sync request (applied at once):
+ * WMs that send requests only in interactive resizes */
+static const char *variant_without_request(enum resize_origin o)
+{
+    if (o != ORIGIN_CLIENT)
+        return NULL; /* the variants refuse the interactive resizes they do not do (moveresize.c) */
+    if (VARIANT(KEYBOARD_ONLY))
+        return "keyboard-only";
+    if (VARIANT(POINTER_ONLY))
+        return "pointer-only";
+    if (VARIANT(INTERACTIVE_ONLY))
+        return "interactive-only";
+    return NULL;
+}
+
+static void queue_resize(struct win *w, const struct configure_req *r, enum resize_origin o)
+{
+    if (!w->queued) {
+        w->queue = *r;
+        w->queued = true;
+    } else {
+        merge_queue(&w->queue, r);
+    }
+    w->queue_origin = o; /* the latest: in the variants where the origin matters, only one kind queues */
+    logmsg("window %u: resize to %ux%u queued (waiting for counter %u to reach %lld)", w->id,
+           (r->mask & XCB_CONFIG_WINDOW_WIDTH) ? r->width : w->wm_w,
+           (r->mask & XCB_CONFIG_WINDOW_HEIGHT) ? r->height : w->wm_h, w->req_counter, (long long)w->wait_value);
+}
+
+/* the request, then the configure (so the ConfigureNotify comes after the message) */
+static void request_and_configure(struct win *w, const struct configure_req *r, int64_t v)
+{
     if (FAULT(REQUEST_AFTER_CONFIGURE)) {
         wm_apply_configure(w, r);
         send_request(w, v);
@@ -299,7 +365,10 @@ void sync_configure_request(struct win *w, const struct configure_req *r)
     if (w->form == FORM_EXTENDED && FAULT(IGNORE_SPONTANEOUS))
         w->seen_for_request = v;
     logmsg("window %u: resized to %ux%u", w->id, w->wm_w, w->wm_h);
+}
 
+static void start_wait(struct win *w, int64_t v)
+{
     if (w->req_counter == XCB_NONE)
         return; /* sync-to-all without a counter: nothing to wait for */
     if (FAULT(NO_WAIT)) {
@@ -312,6 +381,102 @@ void sync_configure_request(struct win *w, const struct configure_req *r)
     w->wait_alarm = alarm_create(w->req_counter, v, XCB_SYNC_TESTTYPE_POSITIVE_COMPARISON, 0);
 }
 
+/* restart-counter (openbox's do_resize): the basic counter goes back to 0 at the start of each
+ * resize, and the requests of that resize count 1, 2, 3...  A resize starts with a client's own
+ * ConfigureRequest that is not queued behind another request, or with the first request of a
+ * keyboard or pointer resize (sync_interactive_started). */
+static bool starts_resize(const struct win *w, enum resize_origin o, bool from_queue)
+{
+    if (o != ORIGIN_CLIENT)
+        return w->interactive_fresh;
+    return !from_queue;
+}
+
+static void restart_counter(struct win *w)
+{
+    w->basic_value = 0;
+    if (w->req_counter != XCB_NONE)
+        counter_set(w->req_counter, 0);
+    logmsg("window %u: counter %u set to 0 at the start of a resize; requests restart at 1 (variant "
+           "restart-counter)",
+           w->id, w->req_counter);
+}
+
+void sync_interactive_started(struct win *w)
+{
+    w->interactive_fresh = true;
+}
+
+static void configure_request(struct win *w, const struct configure_req *r, enum resize_origin o, bool from_queue)
+{
+    if (w->form == FORM_NONE || !is_resize(w, r)) {
+        wm_apply_configure(w, r);
+        if (w->form != FORM_NONE)
+            logv("window %u: ConfigureRequest without a size change applied at once", w->id);
+        return;
+    }
+    const char *without = variant_without_request(o);
+    if (without) {
+        wm_apply_configure(w, r);
+        logmsg("window %u: resize to %ux%u applied at once without a sync request (variant %s: requests only in "
+               "interactive resizes)",
+               w->id, w->wm_w, w->wm_h, without);
+        return;
+    }
+    /* a client's own resize is not serialised behind the answers: applied at once, never waited for */
+    bool unserialised = o == ORIGIN_CLIENT && VARIANT(CONFIGURE_UNSERIALISED);
+    if (w->waiting && !unserialised) {
+        queue_resize(w, r, o);
+        return;
+    }
+    if (w->waiting)
+        logmsg("window %u: resize applied at once although request %lld is unanswered (variant "
+               "configure-unserialised)",
+               w->id, (long long)w->wait_value);
+    else if (w->form == FORM_BASIC && VARIANT(RESTART_COUNTER) && starts_resize(w, o, from_queue))
+        restart_counter(w);
+    if (o != ORIGIN_CLIENT)
+        w->interactive_fresh = false;
+    int64_t v = next_value(w);
+    request_and_configure(w, r, v);
+    if (unserialised) {
+        logmsg("window %u: not waiting for request %lld (variant configure-unserialised)", w->id, (long long)v);
+        return;
+    }
+    start_wait(w, v);
+}
+
+void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o)
+{
+    configure_request(w, r, o, false);
+}
+
+/* sync-at-map (compiz, KWin when compositing): a sync request before the map of a window that
+ * takes part in the protocol, and the map only once the counter has reached it (or the wait timed
+ * out); sync_wait_done maps it.  Returns false when the window is to be mapped at once. */
+bool sync_request_at_map(struct win *w)
+{
+    if (w->form == FORM_NONE)
+        return false;
+    int64_t v = next_value(w);
+    send_request(w, v);
+    w->nrequests++;
+    w->last_requested = v;
+    w->have_requested = true;
+    if (w->form == FORM_EXTENDED && FAULT(IGNORE_SPONTANEOUS))
+        w->seen_for_request = v;
+    start_wait(w, v);
+    if (!w->waiting) {
+        logmsg("window %u: sync request %lld at map, nothing to wait for: mapping it (variant sync-at-map)", w->id,
+               (long long)v);
+        return false;
+    }
+    w->map_after_wait = true;
+    logmsg("window %u: sync request %lld at map: mapping it once counter %u reaches it (variant sync-at-map)", w->id,
+           (long long)v, w->req_counter);
+    return true;
+}
+
 void sync_wait_done(struct win *w, const char *why)
 {
     if (!w->waiting)
@@ -319,12 +484,16 @@ void sync_wait_done(struct win *w, const char *why)
     alarm_destroy(w->wait_alarm);
     w->wait_alarm = XCB_NONE;
     w->waiting = false;
-    (void)why;
+    if (w->map_after_wait) {
+        w->map_after_wait = false;
+        logmsg("window %u: mapping it after its sync request at map (%s; variant sync-at-map)", w->id, why);
+        wm_map(w);
+    }
     if (w->queued) {
         struct configure_req q = w->queue;
         w->queued = false;
         logmsg("window %u: applying the queued configure", w->id);
-        sync_configure_request(w, &q);
+        configure_request(w, &q, w->queue_origin, true);
     }
 }
 

@@ -116,6 +116,8 @@ static struct win *win_add(xcb_window_t id, int16_t x, int16_t y, uint16_t wd, u
     w->bw = bw;
     w->wm_w = wd;
     w->wm_h = ht;
+    w->wm_x = x;
+    w->wm_y = y;
     w->override_redirect = override_redirect;
     stack_insert(w, nstack);
     return w;
@@ -185,29 +187,39 @@ static void set_supported(void)
     list[n++] = atom(A_NET_SUPPORTED);
     list[n++] = atom(A_NET_SUPPORTING_WM_CHECK);
     list[n++] = atom(A_NET_WM_NAME);
-    list[n++] = atom(A_NET_WM_MOVERESIZE); /* keyboard resizing (keyresize.c), every profile */
+    list[n++] = atom(A_NET_WM_MOVERESIZE); /* interactive resizing (moveresize.c), every profile */
     if (!FAULT(SYNC_NOT_ADVERTISED)) {
         list[n++] = atom(A_NET_WM_SYNC_REQUEST);
         list[n++] = atom(A_NET_WM_SYNC_REQUEST_COUNTER);
     }
-    /* drawn messages and fences need the compositor: a plain WM does not claim them */
-    if (opt.composite) {
-        if (opt.profile == PROFILE_DRAFT2011) {
-            if (!FAULT(NOT_ADVERTISED))
-                list[n++] = atom(A_NET_WM_SYNC_DRAWN);
-            if (!FAULT(FENCES_NOT_ADVERTISED))
-                list[n++] = atom(A_NET_WM_SYNC_FENCES);
-        } else if (opt.profile == PROFILE_DEFACTO) {
-            if (!FAULT(NOT_ADVERTISED))
-                list[n++] = atom(A_NET_WM_FRAME_DRAWN);
+    /* drawn messages and fences need the compositor and the extended form: only what is done is
+     * claimed (a plain WM, basic-only, no-drawn, no-fences, no-timings leave theirs out) */
+    bool drawn = drawn_supported() && !FAULT(NOT_ADVERTISED);
+    if (opt.profile == PROFILE_DRAFT2011) {
+        if (drawn)
+            list[n++] = atom(A_NET_WM_SYNC_DRAWN);
+        if (fences_supported() && !FAULT(FENCES_NOT_ADVERTISED))
+            list[n++] = atom(A_NET_WM_SYNC_FENCES);
+    } else if (opt.profile == PROFILE_DEFACTO) {
+        if (drawn)
+            list[n++] = atom(A_NET_WM_FRAME_DRAWN);
+        if (timings_supported())
             list[n++] = atom(A_NET_WM_FRAME_TIMINGS);
-        }
     }
     xcb_change_property(X.c, XCB_PROP_MODE_REPLACE, X.root, atom(A_NET_SUPPORTED), XCB_ATOM_ATOM,
                         32, (uint32_t)n, list);
-    logmsg("_NET_SUPPORTED has %d atoms (profile %s%s%s)", n, profile_name(opt.profile),
+    char names[512] = "";
+    size_t used = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < A_COUNT; k++)
+            if (X.atom[k] == list[i] && used < sizeof names) {
+                int len = snprintf(names + used, sizeof names - used, "%s%s", used ? " " : "", atom_name(k));
+                used += len > 0 ? (size_t)len : 0;
+                break;
+            }
+    logmsg("_NET_SUPPORTED has %d atoms (profile %s%s%s): %s", n, profile_name(opt.profile),
            opt.composite ? "" : ", no compositor: no drawn/fence atoms",
-           FAULT(NOT_ADVERTISED) ? ", fault not-advertised: drawn atom left out" : "");
+           FAULT(NOT_ADVERTISED) ? ", fault not-advertised: drawn atom left out" : "", names);
 }
 
 static void adopt_existing(void)
@@ -234,7 +246,7 @@ static void adopt_existing(void)
                 if (!w->override_redirect) {
                     w->managed = true;
                     sync_manage(w);
-                    logmsg("window %u: adopted (already mapped at start-up)", w->id);
+                    logmsg("window %u: %s (already mapped at start-up)", w->id, is_wm() ? "adopted" : "observed");
                 }
             }
         } else if (a && g) {
@@ -245,6 +257,8 @@ static void adopt_existing(void)
     }
     free(t);
 }
+
+static void become_wm(xcb_timestamp_t t);
 
 void wm_start(void)
 {
@@ -267,7 +281,23 @@ void wm_start(void)
     xcb_timestamp_t t = fresh_timestamp();
     logmsg("initial server timestamp %u", t);
 
-    /* become the WM: SubstructureRedirect fails if another WM has it */
+    if (!is_wm()) {
+        /* cm-only: a compositing manager next to no WM sees the toplevels come and go
+         * (SubstructureNotify) but redirects nothing, owns no WM_S0, claims nothing */
+        uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY | XCB_EVENT_MASK_PROPERTY_CHANGE;
+        xcb_change_window_attributes(X.c, X.root, XCB_CW_EVENT_MASK, &mask);
+        adopt_existing();
+        logmsg("no window manager (variant cm-only): no WM_S0, no SubstructureRedirect, no "
+               "_NET_SUPPORTING_WM_CHECK, no _NET_SUPPORTED");
+        return;
+    }
+    become_wm(t);
+}
+
+/* SubstructureRedirect, the check window, _NET_SUPPORTED, then WM_S0 announced with MANAGER */
+static void become_wm(xcb_timestamp_t t)
+{
+    /* SubstructureRedirect fails if another WM has it */
     uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY |
                     XCB_EVENT_MASK_PROPERTY_CHANGE;
     xcb_generic_error_t *err =
@@ -330,13 +360,23 @@ static void configure_window_raw(xcb_window_t id, const struct configure_req *r)
         xcb_configure_window(X.c, id, mask, v);
 }
 
-void wm_apply_configure(struct win *w, const struct configure_req *r)
+/* what fake-wm gave the window (the ConfigureNotify comes later) */
+static void note_given_geometry(struct win *w, const struct configure_req *r)
 {
-    configure_window_raw(w->id, r);
+    if (r->mask & XCB_CONFIG_WINDOW_X)
+        w->wm_x = r->x;
+    if (r->mask & XCB_CONFIG_WINDOW_Y)
+        w->wm_y = r->y;
     if (r->mask & XCB_CONFIG_WINDOW_WIDTH)
         w->wm_w = r->width;
     if (r->mask & XCB_CONFIG_WINDOW_HEIGHT)
         w->wm_h = r->height;
+}
+
+void wm_apply_configure(struct win *w, const struct configure_req *r)
+{
+    configure_window_raw(w->id, r);
+    note_given_geometry(w, r);
 }
 
 static void set_wm_state(xcb_window_t id, uint32_t state)
@@ -350,9 +390,9 @@ static void unmanage(struct win *w, const char *why)
     if (!w->managed)
         return;
     w->managed = false;
-    kbd_resize_window_gone(w);
+    moveresize_window_gone(w);
     sync_unmanage(w);
-    logmsg("window %u: unmanaged (%s)", w->id, why);
+    logmsg("window %u: %s (%s)", w->id, is_wm() ? "unmanaged" : "no longer observed", why);
 }
 
 /* ---- events ---- */
@@ -369,13 +409,24 @@ static void handle_map_request(xcb_map_request_event_t *e)
         w = win_add(e->window, g->x, g->y, g->width, g->height, g->border_width, false);
         free(g);
     }
+    if (w->map_after_wait) {
+        logmsg("window %u: MapRequest while its map waits for the sync request at map: ignored", w->id);
+        return;
+    }
     if (!w->managed) {
         w->managed = true;
         sync_manage(w);
         if (opt.composite)
             fences_read(w);
         set_wm_state(w->id, 1 /* NormalState */);
+        if (VARIANT(SYNC_AT_MAP) && sync_request_at_map(w))
+            return; /* mapped when the counter reaches the request (sync_wait_done) */
     }
+    wm_map(w);
+}
+
+void wm_map(struct win *w)
+{
     xcb_map_window(X.c, w->id);
     logv("window %u: mapped", w->id);
 }
@@ -396,16 +447,12 @@ static void handle_configure_request(xcb_configure_request_event_t *e)
     if (!w || !w->managed) {
         /* not managed (not mapped yet): honoured as it is */
         configure_window_raw(e->window, &r);
-        if (w) {
-            if (r.mask & XCB_CONFIG_WINDOW_WIDTH)
-                w->wm_w = r.width;
-            if (r.mask & XCB_CONFIG_WINDOW_HEIGHT)
-                w->wm_h = r.height;
-        }
+        if (w)
+            note_given_geometry(w, &r);
         logv("window %u: ConfigureRequest of an unmanaged window applied", e->window);
         return;
     }
-    sync_configure_request(w, &r);
+    sync_configure_request(w, &r, ORIGIN_CLIENT);
 }
 
 static void handle_configure_notify(xcb_configure_notify_event_t *e)
@@ -496,6 +543,12 @@ void wm_handle_event(xcb_generic_event_t *ev)
             return;
         w->mapped = true;
         w->override_redirect = e->override_redirect;
+        if (!is_wm() && !w->override_redirect && !w->managed) {
+            /* cm-only: the client mapped itself; its counters are read now, before the compositor
+             * decides whether its first frame is part of an update */
+            w->managed = true;
+            sync_manage(w);
+        }
         if (opt.composite)
             comp_window_mapped(w);
         return;
@@ -512,7 +565,8 @@ void wm_handle_event(xcb_generic_event_t *ev)
         }
         /* no reparenting: an unmap of a managed window is a withdrawal (ICCCM 4.1.4) */
         if (w->managed) {
-            set_wm_state(w->id, 0 /* WithdrawnState */);
+            if (is_wm())
+                set_wm_state(w->id, 0 /* WithdrawnState */);
             unmanage(w, "unmapped");
         }
         return;
@@ -573,7 +627,7 @@ void wm_handle_event(xcb_generic_event_t *ev)
     case XCB_CLIENT_MESSAGE: {
         xcb_client_message_event_t *e = (xcb_client_message_event_t *)ev;
         if (e->type == atom(A_NET_WM_MOVERESIZE)) {
-            kbd_resize_client_message(e);
+            moveresize_client_message(e);
             return;
         }
         logmsg("client message type %u to window %u ignored (not implemented)", e->type, e->window);
@@ -588,10 +642,20 @@ void wm_handle_event(xcb_generic_event_t *ev)
     case XCB_MAPPING_NOTIFY:
         kbd_resize_mapping_changed();
         return;
-    case XCB_KEY_RELEASE:
-    case XCB_BUTTON_PRESS:
-    case XCB_BUTTON_RELEASE:
     case XCB_MOTION_NOTIFY: {
+        xcb_motion_notify_event_t *e = (xcb_motion_notify_event_t *)ev;
+        note_time(e->time);
+        ptr_resize_motion(e);
+        return;
+    }
+    case XCB_BUTTON_RELEASE: {
+        xcb_button_release_event_t *e = (xcb_button_release_event_t *)ev;
+        note_time(e->time);
+        ptr_resize_button_release(e);
+        return;
+    }
+    case XCB_KEY_RELEASE:
+    case XCB_BUTTON_PRESS: {
         xcb_key_press_event_t *e = (xcb_key_press_event_t *)ev;
         note_time(e->time);
         return;
@@ -611,9 +675,15 @@ void wm_handle_event(xcb_generic_event_t *ev)
 void wm_check_timers(int64_t now)
 {
     sync_check_timers(now);
+    moveresize_check_timers(now);
 }
 
 int64_t wm_next_deadline(void)
 {
-    return sync_next_deadline();
+    int64_t a = sync_next_deadline(), b = moveresize_next_deadline();
+    if (a < 0)
+        return b;
+    if (b < 0)
+        return a;
+    return a < b ? a : b;
 }
