@@ -277,3 +277,20 @@ def render(report):
     h.append(diff_html(report.diff_rows))
     h.append("</body></html>\n")
     return "\n".join(h)
+
+
+def render_interop_page(interop, clauses):
+    """interop.html of runner.merge: the tables without a spec text."""
+    files = ", ".join(interop.files) if interop else ""
+    return "\n".join([
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>framesync interop</title><style>%s</style>'
+        "</head><body><h1>Interop: clauses &times; implementations</h1>" % CSS,
+        '<p class="meta">From %s. pass, fail, skip (not implemented or does not apply), unresolved (the suite could '
+        "not decide); hover a cell for its cases. The spec text annotated with these results: "
+        "<code>./run-tests.sh --spec wm-spec.xml --results THIS-FOLDER</code>.</p>" % esc(files),
+        interop_html(interop, clauses, None),
+        '<h2 id="risk">At risk: passed by fewer than two implementations</h2>',
+        "<ul>%s</ul>" % "".join('<li><a href="#clause-%s"><code>%s</code></a>: %d</li>' % (esc(c), esc(c), n)
+                                for c, n in interop.at_risk(clauses)) if interop and interop.impls else "",
+        '<h2 id="wording">Which wording each implementation follows</h2>', wording_html(interop),
+        "</body></html>\n"])
