@@ -84,8 +84,8 @@ def unit_html(u, cov, interop, cells, stale_units):
         status, detail = cov.sentence_status(u) if cov else ("information", "")
         side.append('<div><code>%s</code> &middot; line %d</div>' % (esc(u.id), u.line))
         kw = ", ".join(u.keywords()) or "no keyword"
-        side.append("<div>%s: <b>%s</b> &middot; %s%s &middot; binds %s</div>" % (
-            esc(u.keyword_class), esc(kw), esc(u.type), " (also a permission)" if u.also_permits else "",
+        side.append("<div>keyword: <b>%s</b> (%s) &middot; %s%s &middot; binds %s</div>" % (
+            esc(kw), esc(u.keyword_class), esc(u.type), " (also a permission)" if u.also_permits else "",
             esc({"wm": "the WM", "client": "the client"}.get(u.binds, "nobody")) + (
                 ' <span class="meta" title="%s">(inferred)</span>' % esc(u.binds_note) if u.binds_note else "")))
         if u.keyword_class == "lowercase only":
@@ -128,7 +128,9 @@ def interop_html(interop, clauses, cov):
         return '<p class="empty">No results given: add <code>--results DIR</code> (a run\'s --out folder, a results.json, or a folder of them) for each implementation.</p>'
     cells = interop.cells()
     keys = list(interop.impls)
-    head = "".join("<th>%s</th>" % esc(interop.impls[k].label) for k in keys)
+    head = "".join("<th>%s%s</th>" % (esc(interop.impls[k].label),
+                                       '<div class="meta">reference, not counted</div>' if interop.impls[k].reference else "")
+                   for k in keys)
     rows = []
     for c in clauses:
         cc = cells.get(c.id, {})
@@ -149,11 +151,12 @@ def interop_html(interop, clauses, cov):
         if cov and cov.matches.get(c.id) and cov.matches[c.id].units:
             u = cov.matches[c.id].units[0]
             in_text = '<a href="#u-%s">%s</a>' % (esc(u.id.replace("/", "-")), esc(u.id))
-        rows.append('<tr id="clause-%s"><td><code>%s</code><div class="meta">%s %s</div></td><td>%s</td>%s<td>%d%s</td></tr>' % (
-            esc(c.id), esc(c.id), esc(c.get("keyword")), esc(c.get("binds")), in_text, "".join(tds), n,
+        rows.append('<tr id="clause-%s"><td><code>%s</code><div class="meta">%s %s</div></td>%s%s<td>%d%s</td></tr>' % (
+            esc(c.id), esc(c.id), esc(c.get("keyword")), esc(c.get("binds")),
+            "<td>%s</td>" % in_text if cov else "", "".join(tds), n,
             ' <span class="risk">at risk</span>' if risk else ""))
-    return ('<table><tr><th>clause</th><th>in the text</th>%s<th>implementations passing</th></tr>%s</table>'
-            % (head, "".join(rows)))
+    return ('<table><tr><th>clause</th>%s%s<th>implementations passing</th></tr>%s</table>'
+            % ("<th>in the text</th>" if cov else "", head, "".join(rows)))
 
 
 def wording_html(interop):

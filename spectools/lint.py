@@ -66,18 +66,22 @@ def all_text(doc):
 
 def defined_atoms(doc):
     """The atoms the spec defines: each titles a section, appears in a listing (a property's or
-    message's layout), or is introduced as a property ("the property X", "the X property").  An
-    atom that is only mentioned is not defined by being mentioned, however often (the 2008 text
-    already wrote _NET_WM_SUPPORTED_LIST twice)."""
-    defined = set()
+    message's layout), or is introduced as a property ("the property X", "the X property") and
+    named more than once.  Being mentioned, however often, does not define an atom (the 2008 text
+    already wrote _NET_WM_SUPPORTED_LIST twice), and a typo named once with "property" after it
+    (_NET_WM_SYNCf_REQUEST_COUNTER) is not a definition."""
+    defined, counts, as_property = set(), {}, set()
     for sec in doc.sections():
         defined.update(ATOM_RE.findall(sec.title or ""))
     for text, _, block in all_text(doc):
+        for a in ATOM_RE.findall(text):
+            counts[a] = counts.get(a, 0) + 1
         if block.kind == "listing":
             defined.update(ATOM_RE.findall(text))
             continue
         for m in re.finditer(r"\bproperty\s+(%s)|(%s)\s+property\b" % (ATOM_RE.pattern, ATOM_RE.pattern), text):
-            defined.add(m.group(1) or m.group(2))
+            as_property.add(m.group(1) or m.group(2))
+    defined.update(a for a in as_property if counts.get(a, 0) >= 2)
     return defined
 
 

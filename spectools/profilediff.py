@@ -95,12 +95,15 @@ def align(old_units, new_units):
     return rows
 
 
+PAIR_RATIO = 0.4     # "The initial value of this counter ..." and the draft's longer rewrite pair at 0.45
+
+
 def pair_block(olds, news):
     """In a replaced block, each new unit is paired with the most similar unpaired old unit at or
-    after the last pairing (order kept), when they share at least half their words."""
+    after the last pairing (order kept), when they share enough words (difflib ratio > PAIR_RATIO)."""
     rows, i = [], 0
     for n in news:
-        best, best_r = None, 0.5
+        best, best_r = None, PAIR_RATIO
         for k in range(i, len(olds)):
             r = difflib.SequenceMatcher(None, words(coverage.unit_text(olds[k])), words(coverage.unit_text(n)),
                                         autojunk=False).ratio()
@@ -144,14 +147,17 @@ def apply_defacto(rows, clauses_by_id, notes_text):
             row.defacto = ("dropped", "", [("-", text)], None, DEFACTO_DROPPED_SECTIONS[title])
             continue
         row.defacto = ("same", text, [("=", text)], None, "")
-        for rx, old, new, cid in DEFACTO_EDITS:
+        after, cids, whys = text, [], []
+        for rx, old, new, cid in DEFACTO_EDITS:    # every edit of this unit, in turn
             if not re.search(rx, text):
                 continue
-            after = new if old is None else text.replace(old, new) if old in text else text
-            if after != text:
-                row.defacto = ("changed", after, diff_ops(text, after), cid,
-                               notes_why(notes_text, clauses_by_id.get(cid)))
-            break
+            changed = new if old is None else after.replace(old, new)
+            if changed != after:
+                after = changed
+                cids.append(cid)
+                whys.append(notes_why(notes_text, clauses_by_id.get(cid)))
+        if cids:
+            row.defacto = ("changed", after, diff_ops(text, after), ", ".join(cids), " / ".join(whys))
         for rx, added, cid in DEFACTO_ADDED:
             if re.search(rx, text):
                 row.defacto_added.append((added, cid, notes_why(notes_text, clauses_by_id.get(cid))))
