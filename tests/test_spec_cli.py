@@ -56,7 +56,7 @@ class Cli(unittest.TestCase):
         with open(os.path.join(self.out, "profile-diff.txt")) as f:
             diff = f.read()
         self.assertIn("picking an even number at least [-100-] {+240+} greater", diff)
-        self.assertIn("{+it marks the request with data.l[4] = 1 and+}", diff)
+        self.assertIn("{+marks the request with data.l[4] = 1 and it+}", diff)
         self.assertIn("changed: Window Manager Protocols > _NET_WM_SYNC_REQUEST > Basic form\n  draft: The initial value of "
                       "[-this-] {+the+} counter", diff)
         with open(os.path.join(self.out, "wm-spec-draft-2011.json")) as f:
