@@ -105,12 +105,25 @@ def parse_tap(path):
 def group_runs(runs):
     """{implementation key: [Run]} in the order first given; each run belongs to one."""
     groups = {}
+    empty = []
     for r in runs:
         keys = {r.key_of(c) for c in r.doc["cases"]} or set(r.impl_keys[:1])
+        if not keys:
+            empty.append(r)
         for k in keys:
             groups.setdefault(k, [])
             if r not in groups[k]:
                 groups[k].append(r)
+    # a shard with no case (N larger than the cases) started no compositor: it belongs to the
+    # runs cut from the same case set into as many shards
+    for r in empty:
+        cut = ((r.selection or {}).get("digest"), r.shard[1] if r.shard else None)
+        owners = [k for k, rs in groups.items()
+                  if any(((x.selection or {}).get("digest"), x.shard[1] if x.shard else None) == cut for x in rs)]
+        if not owners:
+            raise MergeError("%s has no case and no compositor, and no other run was cut from its case set" % r.folder)
+        for k in owners:
+            groups[k].append(r)
     return groups
 
 

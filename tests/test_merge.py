@@ -26,12 +26,12 @@ CANON = [("basic/a", "ewmh-1.5"), ("basic/b", "ewmh-1.5"), ("basic/a", "draft-20
          ("ext/c", "draft-2011")]
 
 
-def fake_run(folder, cases, command="wm --replace", name="WM", shard=None, digest="d1", total=5):
+def fake_run(folder, cases, command="wm --replace", name="WM", shard=None, digest="d1", total=5, started=True):
     """A run folder as the runner writes it: results.json (with the selection) and results.tap."""
     os.makedirs(os.path.join(folder, "logs"), exist_ok=True)
     doc = {"format": "framesync-results-1", "started": "2026-01-01T00:00:00Z", "status": "complete", "wall_ms": 5.0,
            "selection": {"cases": total, "digest": digest, "shard": shard},
-           "compositors": [{"profile": "ewmh-1.5", "command": command, "name": name, "supported": []}],
+           "compositors": [{"profile": "ewmh-1.5", "command": command, "name": name, "supported": []}] if started else [],
            "cases": [{"id": cid, "profile": p, "clauses": ["ewmh-1.5/basic/value-nonzero"],
                       "verdict": "FAIL" if cid == "basic/b" else "PASS", "reason": "x" if cid == "basic/b" else "",
                       "file": "/c/%s.case:1" % cid, "log": ""} for cid, p in cases]}
@@ -72,6 +72,12 @@ class MadeUp(unittest.TestCase):
         self.assertIn("# framesync: 3 passed, 2 failed, 0 skipped, 0 unresolved", tap)
         for name in ("results.json", "junit.xml", "index.html", "interop.html"):
             self.assertTrue(os.path.exists(os.path.join(self.out, name)), name)
+
+    def test_an_empty_shard_belongs_to_its_case_set(self):
+        # 5 cases in 7 shards: shards 5 and 6 run nothing and start no compositor
+        s = [fake_run(os.path.join(self.dir, "s%d" % i), CANON[i::7], shard="%d/7" % i, started=i < 5) for i in range(7)]
+        doc, _, groups = merge.merge(s, self.out, os.path.join(ROOT, "cases"))
+        self.assertEqual(([(c["id"], c["profile"]) for c in doc["cases"]], len(groups)), (CANON, 1))
 
     def test_missing_repeated_and_mixed_shards(self):
         s = self.shards()
