@@ -5,6 +5,7 @@ import html
 
 from . import coverage as covmod
 from . import sentences as sentmod
+from .interop import WORDING_COLUMNS
 
 esc = html.escape
 
@@ -100,12 +101,16 @@ def unit_html(u, cov, interop, cells, stale_units):
         cl = cov.clause(c)
         cases = cov.cases_of(c)
         faults = cov.faults_of(c)
+        via = cov.faults_via_cases(c) if not faults else []
         side.append('<div><a class="chip" href="#clause-%s">%s</a>%s %s %s</div>' % (
             esc(c), esc(c), (' <span class="meta">(%s)</span>' % esc(via[c])) if c in via else "",
             ('<span class="meta">%d case%s</span>' % (len(cases), "" if len(cases) == 1 else "s")) if cl and cl.testable
             else '<span class="meta">untestable</span>',
             ('<span class="meta" title="%s">&middot; fault-proven</span>' % esc(", ".join("%s %s" % (f[3], f[0]) for f in faults)))
-            if faults else ('<span class="risk">&middot; no fault</span>' if cl and cl.testable else "")))
+            if faults else
+            ('<span class="meta" title="its cases fail under %s">&middot; no fault of its own</span>'
+             % esc(", ".join("%s %s" % (f[3], f[0]) for f in via))) if via else
+            ('<span class="risk">&middot; no fault</span>' if cl and cl.testable and cases else "")))
     side.append(results_html(ids, interop, cells))
     cls = STATUS_CLASS.get(status, "st-info") + (" st-stale" if id(u) in stale_units else "")
     anchor = "u-" + u.id.replace("/", "-")
@@ -162,7 +167,6 @@ def interop_html(interop, clauses, cov):
 def wording_html(interop):
     if interop is None or not interop.impls:
         return '<p class="empty">No results given.</p>'
-    from .interop import WORDING_COLUMNS
     w = interop.wordings()
     rows = []
     for k, im in interop.impls.items():

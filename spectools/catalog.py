@@ -188,6 +188,24 @@ def list_faults(binary, who):
     return faults, None
 
 
+def collateral_faults(path, faults):
+    """tests/fault-collateral.txt (`FAULT CASE-ID-GLOB why`: a case a fault also breaks, which the
+    self-test checks) -> [(case glob, fault tuple)].  A bare `*` entry is left out: a fault that
+    breaks every case that waits for a request says nothing about one case."""
+    by_name = {f[0]: f for fl in faults.values() for f in fl}
+    out = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                parts = line.split(None, 2)
+                if len(parts) < 2 or line.startswith("#") or parts[1] == "*" or parts[0] not in by_name:
+                    continue
+                out.append((parts[1], by_name[parts[0]]))
+    except OSError:
+        pass
+    return out
+
+
 def faults_by_clause(root):
     """{clause: [(fault, clause, what, who)]}, [notes on absent fault lists]"""
     out, notes = {}, []

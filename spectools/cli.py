@@ -141,6 +141,12 @@ def summary_lines(r):
     for m in cov.matches.values():
         ms[m.status] = ms.get(m.status, 0) + 1
     out.append("  catalog clauses: " + ", ".join("%d %s" % (n, k) for k, n in sorted(ms.items())))
+    unproven = sorted({"%s (%s)" % (cid, ", ".join(ref.id for ref in cov.unproven_cases(cid)))
+                       for s in ex.units for cid in cov.clauses_of(s)
+                       if cov.clause(cid) and cov.clause(cid).testable and cov.unproven_cases(cid)})
+    if unproven:
+        out.append("  cases no fault is known to make fail (of their clauses or in tests/fault-collateral.txt): "
+                   + "; ".join(unproven))
     if cov.fault_notes:
         out.append("  faults: " + "; ".join(cov.fault_notes))
     return out
@@ -170,12 +176,14 @@ def sentence_report(r):
             cl = cov.clause(cid)
             cases = cov.cases_of(cid)
             faults = cov.faults_of(cid)
+            via = [f for f in cov.faults_via_cases(cid) if f not in faults]
             out.append("    clause %s%s: %s; cases: %s; faults: %s" % (
                 cid, (" (" + cov.via[id(u)][cid] + ")") if cid in cov.via.get(id(u), {}) else "",
                 "testable" if cl and cl.testable else (cl.get("testable") if cl else "?"),
                 ", ".join(c.id for c in cases) or "none",
-                ", ".join("%s %s" % (f[3], f[0]) for f in faults) or ("none: no fault shows these cases can fail"
-                                                                      if cases else "-")))
+                ", ".join("%s %s" % (f[3], f[0]) for f in faults) or (
+                    ("none of its own; its cases fail under " + ", ".join("%s %s" % (f[3], f[0]) for f in via)) if via
+                    else "none: no fault shows these cases can fail" if cases else "-")))
     out += ["", "# catalog clauses against this text"]
     for m in cov.matches.values():
         if m.status in ("stale", "reworded"):
@@ -249,12 +257,15 @@ def main(argv):
         clauses = catmod.parse_clauses(os.path.join(o.cases, "clauses.txt"))
         cases = catmod.parse_cases(o.cases)
         faults, fault_notes = catmod.faults_by_clause(ROOT)
+        collateral = catmod.collateral_faults(os.path.join(ROOT, "tests", "fault-collateral.txt"), faults)
         inter = intermod.build(o.results, cases) if o.results else None
         notes = None
         if o.notes and os.path.exists(o.notes):
             with open(o.notes, encoding="utf-8") as f:
                 notes = f.read()
         reports = [analyse(p, clauses, cases, faults, fault_notes, inter, o.profile) for p in o.specs]
+        for r in reports:
+            r.coverage.collateral = collateral
     except (docbook.DocBookError, catmod.CatalogError, intermod.ResultsError) as e:
         sys.stderr.write("framesync: %s\n" % e)
         return EXIT_USAGE

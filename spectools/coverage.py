@@ -17,6 +17,7 @@ least one clause, and when one of its clauses is testable, a case that checks it
 is UNCOVERED.  `--check` fails on a stale clause or an uncovered sentence.
 """
 import difflib
+import fnmatch
 import re
 
 from . import catalog as catmod
@@ -146,6 +147,7 @@ class Coverage:
         self.by_clause = catmod.cases_by_clause(cases)
         self.faults = faults
         self.fault_notes = fault_notes
+        self.collateral = []        # [(case glob, fault)] from tests/fault-collateral.txt
         self.matches = {}           # clause id -> ClauseMatch
         self.unit_clauses = {}      # id(unit) -> [clause id]
         self.outside_units = []     # units outside the sync sections that some clause quotes
@@ -159,7 +161,30 @@ class Coverage:
         return self.by_clause.get(clause_id, [])
 
     def faults_of(self, clause_id):
+        """The faults of fake-wm (and the fake client) that break this clause."""
         return self.faults.get(clause_id, [])
+
+    def faults_via_cases(self, clause_id):
+        """The faults under which the clause's cases are known to fail: for each case, the faults
+        of any clause it names (the self-test makes a case fail under the fault of a clause it
+        names; the robustness cases, for one, also name ewmh-1.5/basic/request-message) and those
+        of tests/fault-collateral.txt.  Distinct, in order."""
+        out = []
+        for ref in self.cases_of(clause_id):
+            for f in self.faults_of_case(ref):
+                if f not in out:
+                    out.append(f)
+        return out
+
+    def faults_of_case(self, ref):
+        """The faults of the case's clauses, and those tests/fault-collateral.txt says break it."""
+        out = [f for cid in ref.clauses for f in self.faults.get(cid, [])]
+        out += [f for glob, f in self.collateral if fnmatch.fnmatchcase(ref.id, glob) and f not in out]
+        return out
+
+    def unproven_cases(self, clause_id):
+        """The clause's cases that no fault is known to make fail."""
+        return [ref for ref in self.cases_of(clause_id) if not self.faults_of_case(ref)]
 
     def stale(self):
         return [m for m in self.matches.values() if m.status == "stale"]

@@ -104,11 +104,12 @@ def implementations_of(doc, path):
             by_profile.setdefault((kind, e["profile"]), key)
         else:
             by_profile.setdefault((kind, None), key)
-    for feat in doc.get("features") or []:
-        key = impl_key(feat.get("command", ""))
+    for feat in doc.get("features") or []:   # optional: what the harness measured per command
+        command = feat.get("command", "") if isinstance(feat, dict) else ""
+        candidates = {command} | {impl_key(command, p) for p in PROFILES}
         for im in impls.values():
-            if im.key == key or impl_key(feat.get("command", ""), None) in (im.command,):
-                im.features.update(feat.get("features") or {})
+            if im.key in candidates and isinstance(feat.get("features"), dict):
+                im.features.update(feat["features"])
     return impls, by_profile
 
 

@@ -100,7 +100,7 @@ class Layout:
         return mtype or (self.rows[0][0] if self.rows else "")
 
 
-def split(text, lines):
+def split(text):
     """[(start, end)] of the sentences of a normalized paragraph."""
     spans, start = [], 0
     for m in END_RE.finditer(text):
@@ -254,7 +254,7 @@ def extract(doc, sections=None):
         if b.kind != "para":
             continue
         text, lines = b.normalized()
-        for i, (start, end) in enumerate(split(text, lines)):
+        for i, (start, end) in enumerate(split(text)):
             s = Sentence(text[start:end].strip(), lines[start:end], b, i)
             n = per_section.setdefault(id(b.section), [0])
             n[0] += 1
