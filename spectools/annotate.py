@@ -2,6 +2,7 @@
 with the annotated sync sections, the lint, stale clauses, the interop table, the at-risk
 clauses, which wording each implementation follows, and the profile diff."""
 import html
+import re
 
 from . import coverage as covmod
 from . import sentences as sentmod
@@ -121,6 +122,13 @@ def layout_table(lay):
     rows = "".join("<tr><td>%s</td><td>%s</td><td class=\"meta\">%d</td></tr>" % (esc(f), esc(v), line)
                    for f, v, line in lay.rows)
     return '<table class="layout"><tr><th>field</th><th>value</th><th>line</th></tr>%s</table>' % rows
+
+
+def plain_diff_html(text):
+    """`[-old-] {+new+}` (coverage.word_diff) as <del>/<ins>."""
+    out = esc(text)
+    out = re.sub(r"\[-(.*?)-\]", r"<del>\1</del>", out)
+    return re.sub(r"\{\+(.*?)\+\}", r"<ins>\1</ins>", out)
 
 
 def ops_html(ops):
@@ -265,7 +273,7 @@ def render(report):
             cl = m.clause
             items.append("<li><b>%s</b> <code>%s</code> (%s:%d): %s</li>" % (
                 esc(m.status), esc(cl.id), esc(cl.path), cl.field_lines.get("wording", cl.line),
-                esc(m.closest[2]) if m.closest else ""))
+                plain_diff_html(m.closest[2]) if m.closest else ""))
         h.append("<ul>%s</ul>" % ("".join(items) or '<li class="empty">every clause quoted from this text is in it</li>'))
     h.append('<h2 id="interop">Interop: clauses &times; implementations</h2>')
     h.append('<p class="meta">pass, fail, skip (not implemented or does not apply), unresolved (the suite could not '
