@@ -10,6 +10,7 @@ from .interop import WORDING_COLUMNS
 
 esc = html.escape
 
+VERDICT_WORD = {"PASS": "pass", "FAIL": "fail", "SKIP": "skip", "UNRESOLVED": "unresolved"}
 STATUS_CLASS = {"covered": "st-covered", "untestable": "st-untestable", "uncovered": "st-uncovered",
                 "not tested": "st-uncovered", "information": "st-info"}
 CSS = """
@@ -39,6 +40,7 @@ th { background: #f4f6f7; }
 td.pass, td.fail, td.skip, td.unresolved { text-align: center; color: #fff; font-weight: 600; }
 td.none { text-align: center; }
 .risk { color: var(--fail); font-weight: 700; }
+.mixed { font-size: 10.5px; font-weight: 400; opacity: .9; }
 .legend span { margin-right: 14px; } .legend i { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px; }
 del { background: #fadbd8; color: #922b21; } ins { background: #d5f5e3; color: #145a32; text-decoration: none; }
 table.layout td:first-child { font-family: ui-monospace, monospace; white-space: nowrap; }
@@ -159,7 +161,9 @@ def interop_html(interop, clauses, cov):
                 continue
             title = "\n".join(sorted("%s [%s] %s %s" % (x.get("id"), x.get("profile"), x.get("verdict"), x.get("reason") or "")
                                      for x in got[1]))
-            tds.append('<td class="%s" title="%s">%s</td>' % (got[0], esc(title), got[0]))
+            others = sorted({VERDICT_WORD.get(x.get("verdict"), "?") for x in got[1]} - {got[0]})
+            tds.append('<td class="%s" title="%s">%s%s</td>' % (
+                got[0], esc(title), got[0], ('<div class="mixed">also %s</div>' % esc(", ".join(others))) if others else ""))
         in_text = ""
         if cov and cov.matches.get(c.id) and cov.matches[c.id].units:
             u = cov.matches[c.id].units[0]
@@ -249,8 +253,8 @@ def render(report):
     if cov and cov.outside_units:
         h.append("<h3>Quoted by the catalog from elsewhere in the text</h3>")
         for u in cov.outside_units:
-            h.append('<div class="unit st-info"><div>%s</div><div class="side">%s, line %d: %s</div></div>' % (
-                esc(covmod.unit_text(u)), esc(" > ".join(u.path)), u.line,
+            h.append('<div class="unit st-info" id="u-%s"><div>%s</div><div class="side">%s, line %d: %s</div></div>' % (
+                esc(u.id.replace("/", "-")), esc(covmod.unit_text(u)), esc(" > ".join(u.path)), u.line,
                 ", ".join('<a class="chip" href="#clause-%s">%s</a>' % (esc(m.clause.id), esc(m.clause.id))
                           for m in cov.matches.values() if u in m.units)))
     h.append('<h2 id="layouts">Message layouts</h2>')

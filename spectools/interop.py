@@ -73,10 +73,18 @@ def impl_key(command, profile=None):
     return command
 
 
+def short_command(command):
+    """`exec picom --backend xrender ...` -> `picom`: a column header, not the whole command line
+    (two implementations with one label are told apart by their commands later)."""
+    words = [w for w in command.replace("'", " ").split() if w not in ("exec", "env", "dbus-run-session", "--")
+             and "=" not in w]
+    return os.path.basename(words[0]) if words else command
+
+
 class Implementation:
     def __init__(self, key, kind, name, command):
         self.key, self.kind, self.name, self.command = key, kind, name, command
-        self.label = name or command
+        self.label = name or short_command(command)
         # the suite's own reference compositor: shown, never counted as an implementation
         self.reference = "fake-wm/fake-wm" in command or name == "fake-wm"
         self.supported = {}          # profile -> [atoms]
