@@ -118,6 +118,15 @@ class Interop(unittest.TestCase):
         ref = [k for k, im in inter.impls.items() if im.reference][0]
         self.assertEqual(w[ref]["extended increment"][0][:2], ("+240 [de-facto]", "de-facto"))
 
+    def test_failure_only_for_want_of_a_client_initiated_request(self):
+        # mutter sends sync requests only in interactive resizes: extended/X fails, interactive/X passes
+        b = "de-facto/extended/plus-240"
+        self.put("m", results_doc("mutter", "Mutter", [("extended/plus-240-defacto", "de-facto", [b], "FAIL"),
+                                                       ("interactive/plus-240-defacto", "de-facto", [b], "PASS")]))
+        inter = interop.build([self.dir], {})
+        (cell,) = inter.cells()[b].values()
+        self.assertEqual(cell[0], "pass")
+
     def test_not_a_results_file(self):
         os.makedirs(os.path.join(self.dir, "x"))
         with open(os.path.join(self.dir, "x", "results.json"), "w") as f:
