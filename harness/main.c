@@ -47,6 +47,7 @@ struct options {
     int wm_timeout_ms;
     int case_timeout_ms;         /* the per-case watchdog; 0: 120000 x timeout_scale */
     int shard, nshards;          /* run only items k with k % nshards == shard */
+    const char *select_path;     /* --select FILE: run only the (case, profile) pairs it lists */
     struct compositor_profile wm_profile; /* --wm NAME: compositors/NAME.conf */
     int wm_named;                /* 1 when --wm named one */
     const char *features_file;   /* --features FILE: the probed table (the runner's probe pass) */
@@ -86,6 +87,8 @@ static void usage(FILE *f)
           "                      UNRESOLVED and the run goes on (default 120000 x F)\n"
           "  --shard K/N         run only the K-th of N interleaved parts of the selection\n"
           "                      (0 <= K < N; the runner's parallel workers use it)\n"
+          "  --select FILE       run only the cases FILE lists, one `CASE-ID PROFILE` a line,\n"
+          "                      in the canonical order (the runner's --shard I/N uses it)\n"
           "  --help\n"
           "exit status: 0 all passed or skipped, 1 a case failed or was unresolved,\n"
           "             2 usage or input error (bad option, malformed case, no X server)\n",
@@ -119,7 +122,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"shard", required_argument, 0, 'S'},     {"coverage", no_argument, 0, 'C'},
         {"list-wms", no_argument, 0, 'W'},        {"case-timeout", required_argument, 0, 'K'},
         {"probe", no_argument, 0, 'P'},           {"features", required_argument, 0, 'F'},
-        {"resize-trigger", required_argument, 0, 'R'},
+        {"resize-trigger", required_argument, 0, 'R'}, {"select", required_argument, 0, 'E'},
         {0, 0, 0, 0}};
     opterr = 0;
     int ch;
@@ -166,6 +169,7 @@ static int parse_options(int argc, char **argv, struct options *o)
                 return -1;
             break;
         case 'f': o->filter = optarg; break;
+        case 'E': o->select_path = optarg; break;
         case 'l': o->list = true; break;
         case 'C': o->coverage = true; break;
         case 'o': snprintf(o->out_dir, sizeof o->out_dir, "%s", optarg); break;
@@ -297,6 +301,70 @@ static int load_cases(const char *dir, struct testcase ***out, struct testcase *
     }
     *out = cases;
     return bad ? -1 : n;
+}
+
+/* --select FILE: the (case, profile) pairs to run; NULL ids: no --select. */
+static struct {
+    char **ids;
+    unsigned *profiles;
+    int n;
+} select_list;
+
+/* Reads --select FILE (`CASE-ID PROFILE` a line, # comments) and checks every line against the
+ * cases found; every bad line is reported as FILE:LINE: what was expected. */
+static int load_select(const char *path, struct testcase **cases, int ncases)
+{
+    FILE *f = fopen(path, "re");
+    if (!f) {
+        fprintf(stderr, "framesync: cannot read --select %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    char line[1024];
+    int lineno = 0, bad = 0;
+    select_list.ids = calloc(1, sizeof *select_list.ids);
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char id[512], prof[64], extra[8];
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        int words = sscanf(line, "%511s %63s %7s", id, prof, extra);
+        if (words <= 0)
+            continue;
+        int bit = words == 2 ? profile_parse(prof) : 0;
+        const struct testcase *tc = NULL;
+        for (int i = 0; bit && i < ncases && !tc; i++)
+            if (!strcmp(cases[i]->id, id))
+                tc = cases[i];
+        if (words != 2 || !bit) {
+            fprintf(stderr, "framesync: %s:%d: expected `CASE-ID PROFILE` (profile ewmh-1.5, draft-2011 or de-facto)\n",
+                    path, lineno);
+            bad++;
+        } else if (!tc) {
+            fprintf(stderr, "framesync: %s:%d: no case `%s` in the case folder\n", path, lineno, id);
+            bad++;
+        } else if (!(tc->profiles & (unsigned)bit)) {
+            fprintf(stderr, "framesync: %s:%d: case `%s` does not belong to profile %s\n", path, lineno, id, prof);
+            bad++;
+        } else {
+            select_list.ids = realloc(select_list.ids, (size_t)(select_list.n + 1) * sizeof *select_list.ids);
+            select_list.profiles = realloc(select_list.profiles, (size_t)(select_list.n + 1) * sizeof *select_list.profiles);
+            select_list.ids[select_list.n] = strdup(id);
+            select_list.profiles[select_list.n++] = (unsigned)bit;
+        }
+    }
+    fclose(f);
+    return bad ? -1 : 0;
+}
+
+static bool in_select_list(const struct testcase *tc, int p)
+{
+    if (!select_list.ids)
+        return true;
+    for (int i = 0; i < select_list.n; i++)
+        if (select_list.profiles[i] == (unsigned)p && !strcmp(select_list.ids[i], tc->id))
+            return true;
+    return false;
 }
 
 static bool selected(const struct testcase *tc, regex_t *re)
@@ -507,7 +575,8 @@ static void cleanup(struct runner *r)
  * shard k % N.  Every worker computes the same order, so results merge back into it. */
 static bool in_selection(const struct options *o, const struct testcase *tc, int p, regex_t *re, int *index)
 {
-    if (!(o->profiles & (unsigned)p) || !(tc->profiles & (unsigned)p) || !selected(tc, re))
+    if (!(o->profiles & (unsigned)p) || !(tc->profiles & (unsigned)p) || !selected(tc, re) ||
+        !in_select_list(tc, p))
         return false;
     return (*index)++ % o->nshards == o->shard;
 }
@@ -746,6 +815,8 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     if (o.coverage)
         return print_coverage(&r.cat, cases, ncases);
+    if (o.select_path && load_select(o.select_path, cases, ncases) < 0)
+        return EXIT_USAGE;
     if (o.list) {
         list_cases(cases, ncases, o.profiles, o.filter ? &re : NULL);
         return 0;

@@ -10,6 +10,7 @@ logs into OUT/logs/, and makes the reports (OUT/junit.xml, OUT/index.html).
 Every harness option is passed through; see --help.  Standard library only.
 """
 import ctypes
+import hashlib
 import json
 import os
 import re
@@ -44,6 +45,12 @@ runner options (runner/framesync.py, what run-tests.sh runs):
                       (default: the number of cores); the output is the same as --jobs 1
   --out DIR           where results.tap, results.json, junit.xml, index.html and logs/ go
                       (default reports/latest); the run's files replace the previous run's
+  --shard I/N         run only the I-th of N interleaved slices of the cases (0 <= I < N), e.g.
+                      one CI job of N; python3 -m runner.merge DIR... merges the N folders
+                      (and those of other compositors) as if they were one run
+  --spec FILE.xml     the spec author's report on a DocBook text of wm-spec instead of a run:
+                      sentences, coverage, lint, profile diff, interop (--check, --results PATH,
+                      --out DIR; see python3 -m spectools.cli --help)
 on a terminal a status line (done/total, failures, ETA) is shown on stderr.
 """
 
@@ -108,6 +115,7 @@ class Options:
         self.passthrough = []      # harness options, in the order given
         self.profiles = []         # the --profile values, for the canonical order
         self.cases_dir = None
+        self.shard = None          # (I, N) of --shard I/N
 
 
 def parse_args(argv):
@@ -140,7 +148,15 @@ def parse_args(argv):
                 elif name == "--cases":
                     o.cases_dir = val
         elif name == "--shard":
-            die_usage("--shard is for the harness's workers; use --jobs N (see --help)")
+            if not eq:
+                if i + 1 >= len(argv):
+                    die_usage("option --shard needs a value I/N; see --help")
+                i += 1
+                val = argv[i]
+            m = re.match(r"^(\d+)/(\d+)$", val)
+            if not m or int(m.group(2)) < 1 or int(m.group(1)) >= int(m.group(2)):
+                die_usage("--shard takes I/N with 0 <= I < N (one slice of N), not `%s`" % val)
+            o.shard = (int(m.group(1)), int(m.group(2)))
         elif a in ("--help", "-h"):
             o.help = True
         elif a in DELEGATED:
@@ -158,8 +174,8 @@ def show_help():
         die_usage("cannot run the harness %s: %s (run make)" % (HARNESS, e))
     lines, skip = [], False
     for line in p.stdout.splitlines():
-        if line.startswith("  --shard"):
-            skip = True  # the runner sets --shard itself
+        if line.startswith("  --shard") or line.startswith("  --select"):
+            skip = True  # the runner sets --shard and --select itself
             continue
         if skip and line.startswith("      "):
             continue
@@ -193,6 +209,23 @@ def canonical_order(opts):
         words = line.split()
         cases.append((words[0], set(w for w in words[2:] if w in PROFILES)))
     return [(cid, prof) for prof in wanted for cid, profs in cases if prof in profs]
+
+
+def shard_of(expected, shard):
+    """The runner's --shard I/N: every N-th case of the canonical order from the I-th, and what
+    runner.merge needs to put the slices back together and to refuse mixed case sets."""
+    digest = hashlib.sha256("".join("%s %s\n" % c for c in expected).encode()).hexdigest()[:16]
+    selection = {"cases": len(expected), "digest": digest, "shard": None}
+    if shard is None:
+        return expected, selection
+    selection["shard"] = "%d/%d" % shard
+    return expected[shard[0]::shard[1]], selection
+
+
+def write_select(path, expected):
+    """The harness's --select file: this slice, one `CASE-ID PROFILE` a line."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("".join("%s %s\n" % c for c in expected))
 
 
 # ---------------------------------------------------------------- files
@@ -252,8 +285,12 @@ def write_json_atomic(path, doc):
     """The harness's layout: one compositor / one case per line."""
     def one(d):
         return json.dumps(d, ensure_ascii=False)
-    text = ['{\n  "format": %s,\n  "started": %s, "status": %s,\n  "wall_ms": %.1f,\n  "compositors": ['
+    text = ['{\n  "format": %s,\n  "started": %s, "status": %s,\n  "wall_ms": %.1f,\n'
             % (one(doc["format"]), one(doc["started"]), one(doc["status"]), doc["wall_ms"])]
+    # other top-level entries (the --shard selection, ...), one a line
+    text += ['  "%s": %s,\n' % (k, one(v)) for k, v in doc.items()
+             if k not in ("format", "started", "status", "wall_ms", "compositors", "features", "findings", "cases")]
+    text.append('  "compositors": [')
     text.append(",".join("\n    " + one(c) for c in doc["compositors"]))
     for key in ("features", "findings"):
         text.append('\n  ],\n  "%s": [' % key)
@@ -661,7 +698,14 @@ class Runner:
             if self.pending_signals or rc > 128 or rc < 0:
                 self.tap.close()
                 return 128 + signal.SIGINT
-            die_usage("probing the compositor failed (exit status %d)" % rc)
+            # the same ending as a worker whose compositor does not start: Bail out! on the TAP
+            # stream (CI logs show stdout), the reason on stderr, an empty results.json
+            sys.stderr.write("framesync: probing the compositor failed (exit status %d)\n" % rc)
+            reason = next((ln for ln in text.splitlines() if ln.strip()), "probing the compositor failed")
+            self.emit("TAP version 13\nBail out! %s\n" % re.sub(r"[\n#]", " ", reason))
+            self.tap.close()
+            self.write_json("bailed out")
+            return EXIT_USAGE
         try:
             self.start_workers()
         except OSError as e:
@@ -755,9 +799,12 @@ class Runner:
             first["supported"] += [a for a in c.get("supported", []) if a not in first["supported"]]
         from reports.common import findings
         ordered = [cases[i] for i in sorted(cases)]
-        return {"format": "framesync-results-1", "started": self.started, "status": status,
-                "wall_ms": (time.monotonic() - self.start) * 1000.0, "compositors": compositors,
-                "features": self.features_tables(worker_docs), "findings": findings(ordered), "cases": ordered}
+        doc = {"format": "framesync-results-1", "started": self.started, "status": status,
+               "wall_ms": (time.monotonic() - self.start) * 1000.0, "compositors": compositors,
+               "features": self.features_tables(worker_docs), "findings": findings(ordered), "cases": ordered}
+        if getattr(self.opts, "selection", None):
+            doc["selection"] = self.opts.selection
+        return doc
 
     def features_tables(self, worker_docs):
         """The feature tables, one per compositor command: the probe pass's, else the workers'."""
@@ -869,6 +916,9 @@ class Runner:
 
 def main(argv):
     sys.path.insert(0, ROOT)
+    if any(a == "--spec" or a.startswith("--spec=") for a in argv):
+        from spectools import cli  # the spec author's report: no run
+        return cli.main(argv)
     from runner import baseline  # --baseline, --update-baseline, --reruns, --matrix
     argv, gate = baseline.split_runner_args(argv)
     if gate.matrix:
@@ -885,11 +935,15 @@ def main(argv):
             os.execv(HARNESS, args)
         except OSError as e:
             die_usage("cannot run the harness %s: %s (run make)" % (HARNESS, e.strerror))
-    expected = canonical_order(opts)
+    expected, opts.selection = shard_of(canonical_order(opts), opts.shard)
     jobs = opts.jobs or len(os.sched_getaffinity(0)) or 1
     jobs = max(1, min(jobs, len(expected)))
     out = os.path.abspath(opts.out or os.path.join(ROOT, "reports", "latest"))
     clear_out(out)
+    if opts.shard:
+        select = os.path.join(out, "workers", "select.txt")
+        write_select(select, expected)
+        opts.passthrough += ["--select", select]
     rc = Runner(opts, expected, jobs, out).run()
     return gate.finish(os.path.join(out, "results.json"), opts.passthrough, rc)
 

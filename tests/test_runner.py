@@ -92,8 +92,15 @@ class Options(unittest.TestCase):
         self.assertEqual(o.passthrough, ["--wm", "openbox --x", "--profile", "de-facto", "--filter", "basic/",
                                          "--timeout-scale", "2", "--cases", "c", "--bogus"])
 
+    def test_shard(self):
+        self.assertEqual(runner.parse_args(["--shard", "1/3"]).shard, (1, 3))
+        expected = [("c%d" % i, "ewmh-1.5") for i in range(7)]
+        part, selection = runner.shard_of(expected, (1, 3))
+        self.assertEqual(part, [expected[1], expected[4]])
+        self.assertEqual((selection["cases"], selection["shard"]), (7, "1/3"))
+
     def test_usage_errors(self):
-        for args in (["--jobs", "0"], ["--jobs", "x"], ["--jobs"], ["--shard", "0/2"], ["--wm"]):
+        for args in (["--jobs", "0"], ["--jobs", "x"], ["--jobs"], ["--shard", "2/2"], ["--shard", "x"], ["--wm"]):
             with self.subTest(args=args), contextlib.redirect_stderr(io.StringIO()):
                 with self.assertRaises(SystemExit) as e:
                     runner.parse_args(args)

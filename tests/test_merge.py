@@ -1,0 +1,201 @@
+"""Tests of runner/merge.py and the runner's --shard I/N: merged shards are the unsharded run
+(same verdicts, same TAP, same JUnit and HTML report, case by case), and inconsistent inputs are
+refused with the folders named.  The first tests use made-up run folders (no X); the last runs a
+few cases against fake-wm (built binaries and Xvfb), once whole and once in 3 shards."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from runner import merge  # noqa: E402
+
+RUNNER = os.path.join(ROOT, "runner", "framesync.py")
+HARNESS = os.path.join(ROOT, "harness", "framesync")
+FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
+# quick cases that pass against fake-wm, in all three profiles and in two
+FILTER = "^(basic/(request-layout|value-nonzero|set-at-manage)|extended/even-value)$"
+
+CANON = [("basic/a", "ewmh-1.5"), ("basic/b", "ewmh-1.5"), ("basic/a", "draft-2011"), ("basic/b", "draft-2011"),
+         ("ext/c", "draft-2011")]
+
+
+def fake_run(folder, cases, command="wm --replace", name="WM", shard=None, digest="d1", total=5, started=True):
+    """A run folder as the runner writes it: results.json (with the selection) and results.tap."""
+    os.makedirs(os.path.join(folder, "logs"), exist_ok=True)
+    doc = {"format": "framesync-results-1", "started": "2026-01-01T00:00:00Z", "status": "complete", "wall_ms": 5.0,
+           "selection": {"cases": total, "digest": digest, "shard": shard},
+           "compositors": [{"profile": "ewmh-1.5", "command": command, "name": name, "supported": []}] if started else [],
+           "cases": [{"id": cid, "profile": p, "clauses": ["ewmh-1.5/basic/value-nonzero"],
+                      "verdict": "FAIL" if cid == "basic/b" else "PASS", "reason": "x" if cid == "basic/b" else "",
+                      "file": "/c/%s.case:1" % cid, "log": ""} for cid, p in cases]}
+    with open(os.path.join(folder, "results.json"), "w") as f:
+        json.dump(doc, f)
+    tap = ["TAP version 13", "1..%d" % len(cases)]
+    for n, (cid, p) in enumerate(cases, 1):
+        tap.append("%sok %d - %s [%s]" % ("not " if cid == "basic/b" else "", n, cid, p))
+        if cid == "basic/b":
+            tap += ["  ---", "  verdict: FAIL", "  ..."]
+    with open(os.path.join(folder, "results.tap"), "w") as f:
+        f.write("\n".join(tap) + "\n")
+    return folder
+
+
+class MadeUp(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.out = os.path.join(self.dir, "merged")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def shards(self, n=3, **kw):
+        return [fake_run(os.path.join(self.dir, "s%d" % i), CANON[i::n], shard="%d/%d" % (i, n), **kw) for i in range(n)]
+
+    def refused(self, folders):
+        with self.assertRaises(merge.MergeError) as cm:
+            merge.merge(folders, self.out, os.path.join(ROOT, "cases"))
+        return str(cm.exception)
+
+    def test_shards_back_in_canonical_order(self):
+        doc, _, _ = merge.merge(list(reversed(self.shards())), self.out, os.path.join(ROOT, "cases"))
+        self.assertEqual([(c["id"], c["profile"]) for c in doc["cases"]], CANON)
+        with open(os.path.join(self.out, "results.tap")) as f:
+            tap = f.read()
+        self.assertIn("1..5\nok 1 - basic/a [ewmh-1.5]\nnot ok 2 - basic/b [ewmh-1.5]\n  ---\n  verdict: FAIL\n  ...\n", tap)
+        self.assertIn("# framesync: 3 passed, 2 failed, 0 skipped, 0 unresolved", tap)
+        for name in ("results.json", "junit.xml", "index.html", "interop.html"):
+            self.assertTrue(os.path.exists(os.path.join(self.out, name)), name)
+
+    def test_an_empty_shard_belongs_to_its_case_set(self):
+        # 5 cases in 7 shards: shards 5 and 6 run nothing and start no compositor
+        s = [fake_run(os.path.join(self.dir, "s%d" % i), CANON[i::7], shard="%d/7" % i, started=i < 5) for i in range(7)]
+        doc, _, groups = merge.merge(s, self.out, os.path.join(ROOT, "cases"))
+        self.assertEqual(([(c["id"], c["profile"]) for c in doc["cases"]], len(groups)), (CANON, 1))
+
+    def test_missing_repeated_and_mixed_shards(self):
+        s = self.shards()
+        self.assertIn("shard 1/3 of WM is missing (given: %s, %s)" % (s[0], s[2]), self.refused([s[0], s[2]]))
+        self.assertIn("two results for shard 0/3 of WM: %s and %s" % (s[0], s[0]), self.refused([s[0], s[0], s[1], s[2]]))
+        other = fake_run(os.path.join(self.dir, "other"), CANON[1::3], shard="1/3", digest="d2", total=6)
+        msg = self.refused([s[0], other, s[2]])
+        self.assertIn("the shards of WM were cut from different case sets", msg)
+        self.assertIn("%s has 6 cases (digest d2, shard 1/3)" % other, msg)
+        whole = fake_run(os.path.join(self.dir, "whole"), CANON)
+        self.assertIn("two results for every case of WM: %s is a whole run" % whole, self.refused(s + [whole]))
+        self.assertIn("two results for one case: basic/a [ewmh-1.5] of WM is in %s and in %s" % (whole, whole),
+                      self.refused([whole, whole]))
+        self.assertIn("nowhere: no results.json", self.refused([os.path.join(self.dir, "nowhere")]))
+
+    def test_two_implementations(self):
+        a = fake_run(os.path.join(self.dir, "a"), CANON, command="wm-a", name="A")
+        b = fake_run(os.path.join(self.dir, "b"), CANON, command="wm-b", name="B")
+        doc, _, groups = merge.merge([a, b], self.out, os.path.join(ROOT, "cases"))
+        self.assertEqual(len(groups), 2)
+        self.assertEqual([c["compositor"] for c in doc["cases"]], ["wm-a"] * 5 + ["wm-b"] * 5)
+        short = fake_run(os.path.join(self.dir, "c"), CANON[:4], command="wm-c", name="C", total=4, digest="d3")
+        msg = self.refused([a, short])
+        self.assertIn("the implementations ran different case sets: A has 5 cases, C has 4 "
+                      "(ext/c [draft-2011] only in A)", msg)
+
+
+def have_x():
+    return all(os.access(p, os.X_OK) for p in (HARNESS, FAKE_WM)) and shutil.which("Xvfb")
+
+
+@unittest.skipUnless(have_x(), "needs the built harness and fake-wm, and Xvfb (make)")
+class ShardsEqualWholeRun(unittest.TestCase):
+    """A 3-shard run merged equals the unsharded run: same verdicts, same report."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp()
+        cls.whole = os.path.join(cls.dir, "whole")
+        cls.run_suite(["--jobs", "2", "--out", cls.whole])
+        cls.parts = []
+        for i in range(3):
+            part = os.path.join(cls.dir, "shard-%d" % i)
+            cls.run_suite(["--jobs", "1", "--shard", "%d/3" % i, "--out", part])
+            cls.parts.append(part)
+        cls.merged = os.path.join(cls.dir, "merged")
+        p = subprocess.run([sys.executable, "-m", "runner.merge", "--out", cls.merged] + cls.parts,
+                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+
+    @classmethod
+    def run_suite(cls, args):
+        p = subprocess.run([sys.executable, RUNNER, "--filter", FILTER] + args, capture_output=True, text=True,
+                           timeout=300, stdin=subprocess.DEVNULL)
+        assert p.returncode == 0, p.stdout + p.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir)
+
+    def load(self, folder):
+        with open(os.path.join(folder, "results.json")) as f:
+            return json.load(f)
+
+    def test_verdicts(self):
+        whole, merged = self.load(self.whole), self.load(self.merged)
+        key = lambda d: [(c["id"], c["profile"], c["verdict"], c["reason"], c["clauses"]) for c in d["cases"]]
+        self.assertEqual(len(whole["cases"]), 11)
+        self.assertEqual(key(merged), key(whole))
+        self.assertEqual(merged["selection"], whole["selection"])
+        self.assertEqual([s["selection"]["shard"] for s in map(self.load, self.parts)], ["0/3", "1/3", "2/3"])
+        for c in merged["cases"]:   # each log is in the merged folder
+            self.assertTrue(c["log"].startswith(self.merged + "/logs/") and os.path.exists(c["log"]), c["log"])
+
+    def test_tap(self):
+        def tests(folder):
+            with open(os.path.join(folder, "results.tap")) as f:
+                return [l for l in f.read().splitlines() if re.match(r"^(not )?ok |^1\.\.|^# framesync:", l)]
+        self.assertEqual(tests(self.merged), tests(self.whole))
+
+    def test_junit_and_html(self):
+        def junit(folder):
+            root = ET.parse(os.path.join(folder, "junit.xml")).getroot()
+            return [(s.get("name"), s.get("tests"), s.get("failures"), s.get("skipped"),
+                     [(t.get("classname"), t.get("name"), [ch.tag for ch in t]) for t in s.findall("testcase")])
+                    for s in root.findall("testsuite")]
+        self.assertEqual(junit(self.merged), junit(self.whole))
+
+        def html_rows(folder):
+            with open(os.path.join(folder, "index.html")) as f:
+                page = f.read()
+            return re.findall(r'<tr class="(\w+)-row" data-verdict="\w+" data-profile="([^"]+)".*?<td class="nw">[^<]*</td><td>([^<]+)<',
+                              page)
+        self.assertEqual(len(html_rows(self.whole)), 11)
+        self.assertEqual(html_rows(self.merged), html_rows(self.whole))
+
+
+@unittest.skipUnless(os.access(HARNESS, os.X_OK), "needs the built harness (make)")
+class Select(unittest.TestCase):
+    def test_bad_select_file_names_every_bad_line(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write("basic/request-layout\n# a comment\nnope/x ewmh-1.5\nfences/wait ewmh-1.5\nbasic/value-nonzero de-facto\n")
+        try:
+            p = subprocess.run([HARNESS, "--select", f.name, "--out", tempfile.gettempdir() + "/never-used"],
+                               capture_output=True, text=True, timeout=30)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("%s:1: expected `CASE-ID PROFILE`" % f.name, p.stderr)
+        self.assertIn("%s:3: no case `nope/x` in the case folder" % f.name, p.stderr)
+        self.assertIn("%s:4: case `fences/wait` does not belong to profile ewmh-1.5" % f.name, p.stderr)
+        self.assertNotIn(":5:", p.stderr)
+
+    def test_runner_shard_option(self):
+        p = subprocess.run([sys.executable, RUNNER, "--shard", "3/3"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--shard takes I/N with 0 <= I < N", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

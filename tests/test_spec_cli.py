@@ -1,0 +1,143 @@
+"""Tests of ./run-tests.sh --spec (runner/framesync.py dispatches to spectools/cli.py) and of the
+interop tables from results.json files.  The texts come from ../shared/spec/docbook/; the tests
+that need them skip when it is absent."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from spectools import catalog, interop  # noqa: E402
+
+RUNNER = os.path.join(ROOT, "runner", "framesync.py")
+TEXTS = os.path.join(os.path.dirname(ROOT), "shared", "spec", "docbook")
+SPEC_15 = os.path.join(TEXTS, "wm-spec-1.5.xml")
+DRAFT = os.path.join(TEXTS, "wm-spec-draft-2011.xml")
+NO_TEXTS = "the spec texts are not in ../shared/spec/docbook/ (a checkout without shared/)"
+
+
+def spec(*args):
+    return subprocess.run([sys.executable, RUNNER] + list(args), capture_output=True, text=True, timeout=120)
+
+
+def results_doc(command, name, cases, profiles=("ewmh-1.5", "draft-2011", "de-facto")):
+    return {"format": "framesync-results-1", "started": "2026-01-01T00:00:00Z", "status": "complete", "wall_ms": 1.0,
+            "compositors": [{"profile": p, "command": command.replace("{profile}", p), "name": name,
+                             "supported": ["_NET_WM_SYNC_REQUEST"]} for p in profiles],
+            "cases": [{"id": cid, "profile": prof, "clauses": clauses, "verdict": verdict, "reason": ""}
+                      for cid, prof, clauses, verdict in cases]}
+
+
+class Cli(unittest.TestCase):
+    def setUp(self):
+        self.out = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.out)
+
+    @unittest.skipUnless(os.path.exists(SPEC_15) and os.path.exists(DRAFT), NO_TEXTS)
+    def test_check_and_outputs(self):
+        p = spec("--spec", SPEC_15, "--check", "--out", self.out)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("10 sentences: 4 with capital keywords, 0 with lowercase keywords only, 6 with none", p.stdout)
+        self.assertIn("check wm-spec-1.5.xml: passes", p.stdout)
+        p = spec("--spec", DRAFT, "--spec", SPEC_15, "--check", "--out", self.out)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("46 sentences: 4 with capital keywords, 15 with lowercase keywords only, 27 with none", p.stdout)
+        self.assertIn("check wm-spec-draft-2011.xml: FAILS", p.stdout)
+        self.assertRegex(p.stdout, r"wm-spec-draft-2011.xml:1669: doubled word \"an an\"")
+        self.assertEqual(sorted(os.listdir(self.out)), sorted(
+            ["profile-diff.txt"] + ["%s.%s" % (stem, ext) for stem in ("wm-spec-1.5", "wm-spec-draft-2011")
+                                    for ext in ("html", "txt", "lint.txt", "json")]))
+        with open(os.path.join(self.out, "profile-diff.txt")) as f:
+            diff = f.read()
+        self.assertIn("picking an even number at least [-100-] {+240+} greater", diff)
+        self.assertIn("{+marks the request with data.l[4] = 1 and it+}", diff)
+        self.assertIn("changed: Window Manager Protocols > _NET_WM_SYNC_REQUEST > Basic form\n  draft: The initial value of "
+                      "[-this-] {+the+} counter", diff)
+        with open(os.path.join(self.out, "wm-spec-draft-2011.json")) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["counts"]["sentences"], 46)
+
+    def test_bad_input(self):
+        bad = os.path.join(self.out, "bad.xml")
+        with open(bad, "w") as f:
+            f.write("<article>\n<sect1><title>x</title>\n</article>\n")
+        p = spec("--spec", bad, "--out", os.path.join(self.out, "o"))
+        self.assertEqual(p.returncode, 2)
+        self.assertRegex(p.stderr, r"bad.xml:3:\d+: not well-formed XML")
+        p = spec("--spec", os.path.join(self.out, "missing.xml"), "--out", os.path.join(self.out, "o"))
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("missing.xml: No such file", p.stderr)
+        p = spec("--spec", bad, "--bogus")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("`--bogus` is not an option of --spec", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "o")))
+
+
+class Interop(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def put(self, name, doc):
+        os.makedirs(os.path.join(self.dir, name))
+        with open(os.path.join(self.dir, name, "results.json"), "w") as f:
+            json.dump(doc, f)
+
+    def test_cells_at_risk_and_wording(self):
+        a = "ewmh-1.5/basic/value-nonzero"
+        b = "de-facto/extended/plus-240"
+        self.put("ref", results_doc("fake-wm/fake-wm --profile {profile}", "fake-wm",
+                                    [("basic/value-nonzero", "ewmh-1.5", [a], "PASS"),
+                                     ("extended/plus-240-defacto", "de-facto", [b], "PASS")]))
+        self.put("wm1", results_doc("wm1 --replace", "One", [("basic/value-nonzero", "ewmh-1.5", [a], "PASS"),
+                                                              ("extended/plus-240-defacto", "de-facto", [b], "FAIL")],
+                                    profiles=("ewmh-1.5",)))
+        self.put("wm2", results_doc("wm2", "Two", [("basic/value-nonzero", "ewmh-1.5", [a], "PASS"),
+                                                    ("extended/plus-240-defacto", "de-facto", [b], "SKIP")]))
+        inter = interop.build([self.dir], {})
+        self.assertEqual([im.label for im in inter.impls.values()], ["fake-wm", "One", "Two"])
+        cells = inter.cells()
+        self.assertEqual({inter.impls[k].label: v[0] for k, v in cells[b].items()},
+                         {"fake-wm": "pass", "One": "fail", "Two": "skip"})
+        clauses = []
+        for cid in (a, b):
+            c = catalog.Clause(cid, "clauses.txt", 1)
+            c.fields["testable"] = "yes"
+            clauses.append(c)
+        # the reference compositor is not counted: b is passed by none of the two others
+        self.assertEqual(inter.at_risk(clauses), [(b, 0)])
+        w = inter.wordings()
+        ref = [k for k, im in inter.impls.items() if im.reference][0]
+        self.assertEqual(w[ref]["extended increment"][0][:2], ("+240 [de-facto]", "de-facto"))
+
+    def test_failure_only_for_want_of_a_client_initiated_request(self):
+        # mutter sends sync requests only in interactive resizes: extended/X fails, interactive/X passes
+        b = "de-facto/extended/plus-240"
+        self.put("m", results_doc("mutter", "Mutter", [("extended/plus-240-defacto", "de-facto", [b], "FAIL"),
+                                                       ("interactive/plus-240-defacto", "de-facto", [b], "PASS")]))
+        inter = interop.build([self.dir], {})
+        (cell,) = inter.cells()[b].values()
+        self.assertEqual(cell[0], "pass")
+
+    def test_not_a_results_file(self):
+        os.makedirs(os.path.join(self.dir, "x"))
+        with open(os.path.join(self.dir, "x", "results.json"), "w") as f:
+            f.write("{}")
+        with self.assertRaises(interop.ResultsError) as cm:
+            interop.build([os.path.join(self.dir, "x")], {})
+        self.assertIn("x/results.json: not a framesync results file", str(cm.exception))
+        with self.assertRaises(interop.ResultsError) as cm:
+            interop.build([os.path.join(self.dir, "nothing")], {})
+        self.assertIn("nothing: no results.json there", str(cm.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
