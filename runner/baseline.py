@@ -8,7 +8,11 @@ A baseline lists the results of one compositor that are known not to be passes:
     interactive/value-increases [ewmh-1.5],Flake  # the second request sometimes comes after 2 s
 
 One line per `CASE-ID [PROFILE],STATUS`, STATUS one of Fail, Unresolved, Flake, Skip; an optional
-`# comment` says why.  `CASE-ID,STATUS` without a profile applies to every profile of the case.
+`# comment` says why, in the compositor's terms (its function or file), never a copied
+diagnostic.  `--update-baseline` ends each comment with `[seen XXXXXXXX]`, a fingerprint of the
+diagnostic the comment was written for (its clause and wording, numbers left out); when a kept
+comment's diagnostic changes, the update lists that line as "comment to re-check" and leaves the
+old fingerprint, until someone reads the line again and deletes the tag.  `CASE-ID,STATUS` without a profile applies to every profile of the case.
 Every result not listed must be a Pass.  The results match the baseline exactly when there is no
 new failure (Fail/Unresolved where the baseline expects Pass or Skip), no new pass (a listed
 Fail/Unresolved/Skip that passed: fixed, remove it from the baseline), no new flake (a result that
@@ -25,6 +29,7 @@ Failing cases are re-run (`--reruns N`, default 2) with the harness's `--filter 
 Exit status: 0 the results match the baseline (or it was written), 1 they do not, 2 usage error.
 """
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -93,6 +98,23 @@ def statuses_of(doc):
     return out
 
 
+SEEN_RE = re.compile(r"\s*\[seen ([0-9a-f]{8})\]\s*$")
+
+
+def fingerprint(r):
+    """The diagnostic of a result, reduced to what a comment explains: the clause it was filed
+    under and the wording without numbers (times, XIDs, counter values change run to run)."""
+    c = r.get("case", {})
+    text = "%s|%s|%s" % (r["status"], c.get("failed_clause", ""), re.sub(r"0x[0-9a-f]+|\d+", "#", r.get("reason", "")))
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
+
+
+def split_seen(comment):
+    """-> (comment without its tag, the fingerprint or None)."""
+    m = SEEN_RE.search(comment or "")
+    return ((comment[:m.start()], m.group(1)) if m else (comment or "", None))
+
+
 def expected_for(entries, case_id, profile):
     k = key(case_id, profile)
     if k in entries:
@@ -119,6 +141,9 @@ def rerun_failures(results, out_dir, reruns, harness_args, log=None):
         out = os.path.join(out_dir, "rerun-%d" % k)
         flt = "^(%s)$" % "|".join(re.escape(i) for i in ids)
         cmd = [HARNESS] + harness_args + ["--filter", flt, "--profile", ",".join(sorted(failing)), "--out", out]
+        features = os.path.join(out_dir, "features.tsv")  # judge by the first run's probed features
+        if os.path.exists(features) and "--features" not in harness_args:
+            cmd += ["--features", features]
         if log:
             log("re-run %d/%d of %d case(s) in %s" % (k, reruns, len(ids), ",".join(sorted(failing))))
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -198,8 +223,10 @@ def format_report(report, name=""):
     return "\n".join(lines)
 
 
-def write_baseline(path, results, entries, header, name=""):
-    """Writes every non-Pass result; keeps the comments of lines that stay."""
+def write_baseline(path, results, entries, header, name="", recheck=None):
+    """Writes every non-Pass result; keeps the comments of lines that stay, with the fingerprint
+    of the diagnostic they were written for (see the module's comment); the keys of kept
+    comments whose diagnostic changed are appended to `recheck` when given."""
     if not header:
         header = ["# framesync baseline%s: the results that are not passes (runner/baseline.py documents the format)."
                   % (" for " + name if name else ""),
@@ -214,8 +241,14 @@ def write_baseline(path, results, entries, header, name=""):
                 continue
             status = "Flake"
         old = entries.get(k) or entries.get(c["id"])
-        comment = old[1] if old and old[1] else auto_comment(r)
-        out.append("%s,%s%s" % (k, status, ("  # " + comment) if comment else ""))
+        comment, seen = split_seen(old[1] if old else "")
+        now = fingerprint(dict(r, status=status))
+        if not comment:
+            comment, seen = auto_comment(r), None
+        elif seen and seen != now and recheck is not None:
+            recheck.append((k, r.get("reason", "")))
+        comment = "%s [seen %s]" % (comment.rstrip(), seen or now)
+        out.append("%s,%s  # %s" % (k, status, comment))
     # lines of cases that were not run (a --filter run) stay as they are
     run_ids = {r["case"]["id"] for r in results.values()}
     kept = ["%s,%s%s" % (k, st, ("  # " + cm) if cm else "") for k, (st, cm) in sorted(entries.items())
@@ -227,6 +260,15 @@ def write_baseline(path, results, entries, header, name=""):
     with open(tmp, "w") as f:
         f.write("\n".join(out) + "\n")
     os.replace(tmp, path)
+
+
+def format_recheck(recheck, name=""):
+    if not recheck:
+        return "%sno kept comment has a changed diagnostic" % (name + ": " if name else "")
+    lines = ["%s%d comment(s) to re-check: the diagnostic changed since the comment was written "
+             "(read the line again, then delete its [seen ...] tag):" % (name + ": " if name else "", len(recheck))]
+    lines += ["  %s: now %s" % (k, " ".join(reason.split())[:160]) for k, reason in recheck]
+    return "\n".join(lines)
 
 
 def auto_comment(r):
@@ -367,9 +409,11 @@ def main(argv=None, rerun_args=None):
     if args.update_baseline:
         if entries:
             print(format_report(report))  # what changed against the old lines
-        write_baseline(args.update_baseline, results, entries, header)
+        recheck = []
+        write_baseline(args.update_baseline, results, entries, header, recheck=recheck)
         print("baseline: wrote %s (%d lines)" % (args.update_baseline,
                                                  sum(1 for r in results.values() if r["status"] != "Pass")))
+        print(format_recheck(recheck))
         return 0
     print(format_report(report))
     return 0 if matches(report) else 1

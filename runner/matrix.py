@@ -43,28 +43,9 @@ READINGS = [
      "follows de-facto's wording: an extended request carries l[4] = 1, not the draft's \"other data.l[] elements = 0\""),
     ("extended/l4-marker-defacto", "de-facto", "extended/l4-zero-draft", "draft-2011",
      "follows draft-2011's wording: an extended request keeps l[4] = 0 (no de-facto marker)"),
-    ("interactive/l4-zero-draft", "draft-2011", "interactive/l4-marker-defacto", "de-facto",
-     "follows de-facto's wording: an extended request carries l[4] = 1, not the draft's \"other data.l[] elements = 0\""),
-    ("interactive/l4-marker-defacto", "de-facto", "interactive/l4-zero-draft", "draft-2011",
-     "follows draft-2011's wording: an extended request keeps l[4] = 0 (no de-facto marker)"),
     ("extended/plus-240-defacto", "de-facto", "extended/plus-100-each-request", "de-facto",
      "follows draft-2011's +100, not de-facto's +240"),
-    ("interactive/plus-240-defacto", "de-facto", "interactive/plus-100-each-request", "de-facto",
-     "follows draft-2011's +100, not de-facto's +240"),
 ]
-for _b in ("request-layout", "value-nonzero", "value-increases", "no-request-without-protocol"):
-    READINGS.append(("basic/" + _b, None, "interactive/" + _b, None,
-                     "sends no sync request for a client's ConfigureRequest, only during an interactive "
-                     "resize: interactive/%s passes" % _b))
-for _b in ("l4-marker-defacto", "l4-zero-draft", "initial-value-read", "plus-240-defacto", "plus-100-each-request"):
-    READINGS.append(("extended/" + _b, None, "interactive/" + _b, None,
-                     "sends no sync request for a client's ConfigureRequest, only during an interactive "
-                     "resize: interactive/%s passes" % _b))
-for _b in ("two-counters-extended", "one-counter-basic"):
-    READINGS.append(("forms/" + _b, None, "interactive/" + _b, None,
-                     "sends no sync request for a client's ConfigureRequest, only during an interactive "
-                     "resize: interactive/%s passes" % _b))
-
 
 def annotate(results):
     """Sets r["note"] on failures that READINGS explain."""
@@ -178,7 +159,9 @@ def gate(run, args):
         run["match"] = False
         return
     if args.update_baselines:
-        bl.write_baseline(path, run["results"], entries, header, run["name"])
+        recheck = []
+        bl.write_baseline(path, run["results"], entries, header, run["name"], recheck=recheck)
+        run["recheck"] = bl.format_recheck(recheck, run["name"])
         entries, _ = bl.parse_baseline(path)
     report = bl.compare(run["results"], entries)
     run["report"] = report
@@ -192,6 +175,35 @@ def gate(run, args):
 
 
 # ---------------------------------------------------------------- reports
+
+# the feature table's columns, in the order a user asks about them (featureset.c names them)
+FEATURE_COLUMNS = ["wm", "compositing", "trigger-configure", "trigger-keyboard", "trigger-pointer", "trigger-map",
+                   "extended", "hold", "sync-drawn", "frame-drawn", "frame-timings", "fences"]
+
+
+def feature_rows(run):
+    """[(profiles, {feature: (state, why)})] of a run: one row per distinct table (a real
+    compositor has one; fake-wm one per profile when they differ)."""
+    rows = []
+    for t in (run.get("doc") or {}).get("features") or []:
+        feats = {name: ("present" if f.get("present") else "absent", f.get("detail", ""))
+                 for name, f in (t.get("features") or {}).items()}
+        cmd = t.get("command", "")
+        prof = next((p for p in PROFILES if "--profile " + p in cmd), "all")
+        for profs, other in rows:
+            if {k: v[0] for k, v in other.items()} == {k: v[0] for k, v in feats.items()}:
+                profs.append(prof)
+                break
+        else:
+            rows.append(([prof], feats))
+    return rows
+
+
+def findings_of(run):
+    from reports.common import findings
+    doc = run.get("doc") or {}
+    return doc.get("findings") if "findings" in doc else findings(doc.get("cases", []))
+
 
 def claims(run):
     """(composites, ready_ms, supported set, command, wm name) from the first compositor record."""
@@ -241,6 +253,19 @@ def write_md(path, runs, missing, wall, args):
             run.get("gate", "")))
     if missing:
         L += ["", "Not installed here (not run): " + ", ".join(missing) + "."]
+    L += ["", "## What each compositor implements (probed at start-up)", "",
+          "| compositor | profiles | " + " | ".join(FEATURE_COLUMNS) + " |",
+          "|---|---|" + "---|" * len(FEATURE_COLUMNS)]
+    for run in ran:
+        for profs, feats in feature_rows(run):
+            L.append("| %s | %s | %s |" % (run["name"], ", ".join(profs), " | ".join(
+                {"present": "yes", "absent": "-"}.get(feats.get(f, ("?",))[0], "?")
+                for f in FEATURE_COLUMNS)))
+    L += ["", "## Findings: distinct clauses broken, each once", ""]
+    for run in ran:
+        found = findings_of(run)
+        L.append("- **%s**: %s" % (run["name"], "none" if not found else "; ".join(
+            "`%s` (%s)" % (f["clause"], ", ".join(f["summary"])) for f in found)))
     L += ["", "## Results", ""]
     names = [r["name"] for r in ran]
     L.append("| case [profile] | clause | " + " | ".join(names) + " |")
@@ -306,6 +331,21 @@ def write_html(path, runs, missing, wall, args):
     H.append("</table>")
     if missing:
         H.append("<p>Not installed (not run): %s</p>" % esc(", ".join(missing)))
+    H.append("<h2>What each compositor implements (probed at start-up)</h2><table><tr><th>compositor<th>profiles"
+             + "".join("<th>%s" % esc(f) for f in FEATURE_COLUMNS) + "</tr>")
+    for run in runs:
+        for profs, feats in feature_rows(run):
+            H.append("<tr><td>%s<td>%s%s</tr>" % (esc(run["name"]), esc(", ".join(profs)), "".join(
+                '<td class="%s" title="%s">%s' % ("ok" if feats.get(f, ("?",))[0] == "present" else "skip",
+                                                  esc(feats.get(f, ("?", ""))[1]),
+                                                  {"present": "yes", "absent": "-"}.get(feats.get(f, ("?",))[0], "?"))
+                for f in FEATURE_COLUMNS)))
+    H.append("</table><h2>Findings: distinct clauses broken, each once</h2><ul>")
+    for run in runs:
+        found = findings_of(run)
+        H.append("<li><b>%s</b>: %s" % (esc(run["name"]), "none" if not found else "; ".join(
+            "<code>%s</code> (%s)" % (esc(f["clause"]), esc(", ".join(f["summary"]))) for f in found)))
+    H.append("</ul>")
     H.append("<h2>Results</h2><table><tr><th>case [profile]<th>clause" + "".join("<th>%s" % esc(n) for n in names) + "</tr>")
     for k, (_, cid, prof, clause) in rows_of(runs):
         H.append("<tr><td>%s [%s]<td>%s" % (esc(cid), esc(prof), esc(clause)))
