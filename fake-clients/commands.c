@@ -187,15 +187,15 @@ static bool cmd_configure(struct client *cl, struct cmd *cmd, int argc, char **a
     return true;
 }
 
-/* resize W H TRIGGER [hold] [within MS] (resize.c) */
+/* resize W H TRIGGER [hold] [request] [within MS] (resize.c) */
 static bool cmd_resize(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra, char *msg)
 {
     (void)extra;
     int64_t g[2], within = 1000;
     enum resize_trigger trigger;
-    bool hold = false;
+    bool hold = false, want_request = false;
     if (argc < 4)
-        return bad(msg, "usage: resize W H configure|keyboard|pointer|map [hold] [within MS]", NULL);
+        return bad(msg, "usage: resize W H configure|keyboard|pointer|map [hold] [request] [within MS]", NULL);
     for (int i = 0; i < 2; i++)
         if (!parse_range(argv[1 + i], 1, 32767, &g[i]))
             return bad(msg, "bad size %s (1..32767)", argv[1 + i]);
@@ -204,12 +204,14 @@ static bool cmd_resize(struct client *cl, struct cmd *cmd, int argc, char **argv
     for (int i = 4; i < argc; i++) {
         if (!strcmp(argv[i], "hold"))
             hold = true;
+        else if (!strcmp(argv[i], "request"))
+            want_request = true;
         else if (!strcmp(argv[i], "within") && i + 1 < argc && parse_range(argv[i + 1], 1, 600000, &within))
             i++;
         else
-            return bad(msg, "unexpected `%s` (hold, within MS)", argv[i]);
+            return bad(msg, "unexpected `%s` (hold, request, within MS)", argv[i]);
     }
-    if (!resize_begin(cl, argv[0], (int)g[0], (int)g[1], trigger, hold, (int)within, msg))
+    if (!resize_begin(cl, argv[0], (int)g[0], (int)g[1], trigger, hold, want_request, (int)within, msg))
         return false;
     cmd->deferred = true;
     return true;

@@ -57,6 +57,8 @@ struct resize {
     enum resize_trigger trigger;
     enum resize_phase phase;
     bool hold;
+    bool want_request;             /* `request`: a new size without a sync request is not the end */
+    int unsynced;                  /* steps the WM answered with a new size but no sync request */
     bool open;                     /* an interactive resize is open (the WM holds its grab) */
     enum resize_trigger open_trigger;
     bool reacted_once;             /* the WM reacted to a step of the open resize */
@@ -151,7 +153,7 @@ void counters_on_alarm(struct client *cl, const xcb_sync_alarm_notify_event_t *e
 bool resize_parse_trigger(const char *s, enum resize_trigger *out);
 /* Starts a resize step; its `done cmd=WORD ...` is recorded when it is over. */
 bool resize_begin(struct client *cl, const char *word, int w, int h, enum resize_trigger trigger, bool hold,
-                  int within_ms, char *msg);
+                  bool want_request, int within_ms, char *msg);
 /* Ends an open interactive resize (Return / button release); extra gets the done fields. */
 bool resize_end(struct client *cl, char *extra, size_t len);
 bool resize_active(const struct client *cl);

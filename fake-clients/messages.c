@@ -77,7 +77,10 @@ void messages_on_client_message(struct client *cl, const xcb_client_message_even
     common_fields(cl, ev, fields, sizeof fields);
     uint32_t l0 = ev->data.data32[0];
 
-    if (ev->type == a->wm_protocols && l0 == a->net_wm_sync_request)
+    /* A request sent with message_type _NET_WM_SYNC_REQUEST instead of WM_PROTOCOLS is still
+     * taken as one (its fields show the type): request-layout reports the wrong type, and the
+     * cases that only need a request go on, so one wrong field is one finding. */
+    if ((ev->type == a->wm_protocols && l0 == a->net_wm_sync_request) || ev->type == a->net_wm_sync_request)
         on_sync_request(cl, ev, fields);
     else if (ev->type == a->wm_protocols && l0 == a->net_wm_sync_drawn)
         on_sync_drawn(cl, ev, fields);

@@ -13,7 +13,12 @@
  *
  * A step is one reaction of the WM: the command is `done` once the WM sent a sync request or
  * changed the window's size (for `map`: a sync request or the MapNotify), or after MS without
- * either (reacted=none: the harness decides what that means).  Without `hold` the resize is then
+ * either (reacted=none: the harness decides what that means).  With `request` (the harness says it
+ * when the WM is known to sync this kind of resize), a step the WM answers with a new size but no
+ * sync request is followed by another (a user keeps dragging), up to MAX_UNSYNCED times: mutter
+ * applies a key press that comes while its last request is unanswered without a new request
+ * (meta_window_x11_move_resize_internal sends one only when sync_request_timeout_id == 0); the
+ * `done` record counts them (unsynced=N).  Without `hold` the resize is then
  * finished as a user finishes it (Return, button release) once the client has answered the
  * request (its answer policy permitting); with `hold` it stays open and the next `resize`
  * continues it (one more key press or motion, no new _NET_WM_MOVERESIZE) until a `resize` without
@@ -37,6 +42,7 @@
 #define PRESS_RETRY_MS 250    /* a first key press the WM ignores (mutter: it picks the edge) */
 #define MAX_FIRST_PRESSES 4
 #define SETTLE_MS 1000        /* at most this long for the client's answer before finishing */
+#define MAX_UNSYNCED 3        /* `request`: steps answered by a bare new size before giving up */
 
 #define XK_Left 0xff51
 #define XK_Up 0xff52
@@ -208,8 +214,8 @@ static void finish(struct client *cl, const char *how)
     r->active = false;
     round_trip(cl);
     events_drain_queued(cl);
-    record("done", "cmd=%s trigger=%s reacted=%s presses=%d grab_ms=%lld ms=%lld open=%d", r->word,
-           trigger_names[r->trigger], how, r->presses, (long long)r->grab_ms,
+    record("done", "cmd=%s trigger=%s reacted=%s presses=%d unsynced=%d grab_ms=%lld ms=%lld open=%d", r->word,
+           trigger_names[r->trigger], how, r->presses, r->unsynced, (long long)r->grab_ms,
            (long long)((clock_now_us() - r->began_us) / 1000), open ? 1 : 0);
 }
 
@@ -368,7 +374,7 @@ bool resize_parse_trigger(const char *s, enum resize_trigger *out)
 }
 
 bool resize_begin(struct client *cl, const char *word, int w, int h, enum resize_trigger trigger, bool hold,
-                  int within_ms, char *msg)
+                  bool want_request, int within_ms, char *msg)
 {
     struct resize *r = &cl->resize;
     const xcb_query_extension_reply_t *xt = xcb_get_extension_data(cl->c, &xcb_test_id);
@@ -388,6 +394,8 @@ bool resize_begin(struct client *cl, const char *word, int w, int h, enum resize
     r->active = true;
     r->trigger = trigger;
     r->hold = hold;
+    r->want_request = want_request;
+    r->unsynced = 0;
     r->target_w = w;
     r->target_h = h;
     r->presses = 0;
@@ -458,6 +466,14 @@ void resize_poll(struct client *cl)
     case RESIZE_WAIT_REACTION:
         if (reacted(cl, &how)) {
             r->reacted_once = true;
+            bool interactive = r->trigger == TRIGGER_KEYBOARD || r->trigger == TRIGGER_POINTER;
+            if (r->want_request && interactive && !strcmp(how, "resize") && r->unsynced < MAX_UNSYNCED &&
+                now < r->step_deadline_us) {
+                r->unsynced++;
+                logmsg(cl, "resize: the WM changed the size without a sync request (%d); one more step", r->unsynced);
+                make_step(cl);
+                return;
+            }
             step_over(cl, how);
             return;
         }

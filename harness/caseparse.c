@@ -525,7 +525,7 @@ static bool parse_header(struct parser *p, char *line)
     if (!*value)
         return fail(p, "`%s:` needs a value", key);
     static const char *case_only[] = {"case", "clause", "profiles", NULL};
-    static const char *probe_only[] = {"feature", "absent", "detail", NULL};
+    static const char *probe_only[] = {"feature", "absent", "detail", "attempts", NULL};
     for (int i = 0; case_only[i]; i++)
         if (p->probe && !strcmp(key, case_only[i]))
             return fail(p, "`%s:` is for cases; a probe has `feature:` and `absent:`", key);
@@ -545,6 +545,14 @@ static bool parse_header(struct parser *p, char *line)
         if (tc->absent)
             return fail(p, "`absent:` given twice");
         tc->absent = strdup(value);
+    } else if (!strcmp(key, "attempts")) {
+        char *end;
+        long n = strtol(value, &end, 10);
+        if (tc->attempts)
+            return fail(p, "`attempts:` given twice");
+        if (*end || n < 1 || n > 5)
+            return fail(p, "`attempts:` takes a number from 1 to 5, found `%s`", value);
+        tc->attempts = (int)n;
     } else if (!strcmp(key, "detail")) {
         if (tc->detail)
             return fail(p, "`detail:` given twice");

@@ -66,6 +66,7 @@ struct testcase {
     char *feature;         /* probes (*.probe): the feature the probe establishes */
     char *absent;          /* probes: why a case needing the feature does not apply without it */
     char *detail;          /* probes: what is reported when present ({EXPR} of bound records) */
+    int attempts;          /* probes: runs before "absent" is believed (`attempts:`; 0 = 1) */
     char *clauses[MAX_CLAUSES];
     int nclauses;
     unsigned profiles;

@@ -378,7 +378,14 @@ static int resize_command(struct ctx *c, const struct step *st, const char *line
         require_feature(c, st, need, true);
         return 0;
     }
-    snprintf(out, len, "resize %s %s %s%s within %d", tok[1], tok[2], trigger, hold ? " hold" : "", scaled(c, within));
+    /* a WM that syncs this kind of resize is expected to send a request: the client keeps
+     * stepping past a bare size change (fake-clients/resize.c) */
+    char feature[48];
+    snprintf(feature, sizeof feature, "trigger-%s", trigger);
+    const struct feature *synced = fs ? features_get((struct features *)fs, feature) : NULL;
+    bool want_request = synced && synced->state == FEATURE_PRESENT;
+    snprintf(out, len, "resize %s %s %s%s%s within %d", tok[1], tok[2], trigger, hold ? " hold" : "",
+             want_request ? " request" : "", scaled(c, within));
     if (hold && !open && c->nopen < SESSION_MAX_CLIENTS) {
         open = &c->open[c->nopen++];
         snprintf(open->client, sizeof open->client, "%s", st->source);

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""The proof that the suite can fail: run every case against the reference fake-wm (all must
-pass, in every profile), then against each fault of fake-wm (`--inject FAULT`): at least one case
-naming the fault's clause must fail, and no case may fail that does not name it.  Prints the
-matrix fault x caught-by and exits 1 when a fault goes uncaught, a case fails for an unrelated
-reason, or a case is never shown to fail by any fault.  A case that fails where it should not
+"""The proof that the suite's verdicts are true both ways.  It can fail: run every case against
+the reference fake-wm (all must pass, in every profile), then against each fault of fake-wm
+(`--inject FAULT`): at least one case filed under the fault's clause must fail, and no case may
+fail that does not name it.  It does not fail wrongly: run the whole suite against each variant
+of fake-wm (`--variant NAME`, a behaviour the texts allow), in every profile and with no option
+but --wm, as a user would: no case may FAIL or be UNRESOLVED, and the probes must find the
+features the variant has (VARIANT_FEATURES).  Prints the fault matrix and the variant matrix
+and exits 1 when a fault goes uncaught, a case fails for an unrelated reason, a case is never
+shown to fail by any fault, or a variant gets a FAIL, an UNRESOLVED or the wrong features.  A case that fails where it should not
 is re-run (up to RERUNS times) first: one that then passes is listed as a FLAKE (shown, not
 counted as a failure), one that fails again is a problem.
 
-Usage: tests/selftest.py [--jobs N] [--fault NAME]... [--keep DIR]
+Usage: tests/selftest.py [--jobs N] [--fault NAME]... [--variant NAME]... [--keep DIR]
 """
 import argparse
 import concurrent.futures
@@ -68,6 +72,65 @@ def list_faults():
         name, clause, what = line.split("\t", 2)
         faults.append((name, clause, what))
     return faults
+
+
+def list_variants():
+    out = subprocess.run([FAKE_WM, "--list-variants"], check=True, capture_output=True, text=True).stdout
+    return [tuple(line.split("\t", 2)) for line in out.splitlines() if line]
+
+
+# What the probes must find in each variant (FEATURE=STATE, @PROFILES to restrict): a variant
+# that passes everything because the probes took it for something else proves nothing.  The
+# extended form, holding, drawn messages and fences exist only in draft-2011 and de-facto.
+EXT = "@draft-2011,de-facto"
+VARIANT_FEATURES = {
+    "keyboard-only": ["trigger-keyboard=present", "trigger-pointer=absent", "trigger-configure=absent"],
+    "pointer-only": ["trigger-pointer=present", "trigger-keyboard=absent", "trigger-configure=absent"],
+    "interactive-only": ["trigger-keyboard=present", "trigger-pointer=present", "trigger-configure=absent"],
+    "configure-unserialised": ["trigger-configure=present"],
+    "restart-counter": ["sync-requests=present", "extended=absent@ewmh-1.5"],
+    "sync-at-map": ["trigger-map=present"],
+    "basic-only": ["extended=absent", "hold=absent", "sync-drawn=absent", "frame-drawn=absent", "fences=absent"],
+    "wm-only": ["wm=present", "compositing=absent", "hold=absent", "frame-drawn=absent", "sync-drawn=absent"],
+    "cm-only": ["wm=absent", "compositing=present", "sync-requests=absent", "hold=present" + EXT],
+    "compress": ["hold=present" + EXT, "frame-drawn=present@de-facto", "sync-drawn=present@draft-2011"],
+    "fade-in": ["hold=present" + EXT, "frame-drawn=present@de-facto"],
+    "hold-1s": ["hold=present" + EXT],
+    "hold-4s": ["hold=present" + EXT],
+    "delayed-others": ["hold=present" + EXT],
+    "no-hold": ["hold=absent", "extended=present" + EXT],
+    "slow-refresh": ["hold=present" + EXT, "frame-drawn=present@de-facto"],
+    "no-drawn": ["sync-drawn=absent", "frame-drawn=absent", "hold=present" + EXT],
+    "no-fences": ["fences=absent", "hold=present" + EXT],
+    "no-timings": ["frame-timings=absent", "frame-drawn=present@de-facto"],
+}
+
+
+def read_features(path):
+    """features.tsv -> {(profile, feature): state}; the profile is read off the command."""
+    table = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) >= 3 and parts[1] != "-":
+                    prof = next((p for p in PROFILES if "--profile " + p in parts[0]), "?")
+                    table[(prof, parts[1])] = parts[2]
+    except OSError:
+        pass
+    return table
+
+
+def feature_mismatches(variant, table):
+    wrong = []
+    for spec in VARIANT_FEATURES.get(variant, []):
+        spec, _, profs = spec.partition("@")
+        feature, state = spec.split("=")
+        for prof in (profs.split(",") if profs else PROFILES):
+            got = table.get((prof, feature), "not probed")
+            if got != state:
+                wrong.append("%s [%s] is %s, expected %s" % (feature, prof, got, state))
+    return wrong
 
 
 def run_suite(out_dir, wm=None, profiles=None, case_ids=None, features=None):
@@ -144,6 +207,7 @@ def main():
     # fault runs mostly wait out deadlines that the fault makes expire: twice the cores
     ap.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 2))
     ap.add_argument("--fault", action="append", help="only these faults")
+    ap.add_argument("--variant", action="append", help="only these variants (with --fault: only those)")
     ap.add_argument("--keep", help="keep every run's results under DIR")
     args = ap.parse_args()
 
@@ -177,6 +241,8 @@ def main():
 
     # 2. every fault, in the profiles its clause belongs to
     faults = [f for f in list_faults() if not args.fault or f[0] in args.fault]
+    if args.variant and not args.fault:
+        faults = []
     shown_failing = set()
 
     def one(fault):
@@ -189,9 +255,30 @@ def main():
         flaky = rerun_passing(out, wm, judged[1])
         return fault, (rc, res, wall, output), judged, flaky
 
+    # 3. every variant (behaviour the texts allow), in every profile, exactly as a user runs a
+    # compositor: no option but --wm, so readiness and features are worked out by the harness
+    variants = [v for v in list_variants() if not args.variant or v[0] in args.variant]
+    if args.fault and not args.variant:
+        variants = []
+    for name, _, _ in variants:
+        if name not in VARIANT_FEATURES:
+            problems.append("variant %s has no expected features in tests/selftest.py VARIANT_FEATURES" % name)
+
+    def one_variant(variant):
+        name = variant[0]
+        wm = "exec %s --profile {profile} --variant %s" % (shlex.quote(FAKE_WM), name)
+        out = os.path.join(work, "variant-" + name)
+        rc, res, wall, output = run_suite(out, wm)
+        bad = [c for c in res["cases"] if c["verdict"] in ("FAIL", "UNRESOLVED")]
+        flaky = rerun_passing(out, wm, bad)
+        wrong = feature_mismatches(name, read_features(os.path.join(out, "features.tsv")))
+        return variant, (rc, res, wall, output), [c for c in bad if c not in flaky], flaky, wrong
+
     rows = []
+    vrows = []
     start = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        vfutures = [pool.submit(one_variant, v) for v in variants]
         for fault, (rc, res, wall, output), (caught, unrelated, stale), flaky in pool.map(one, faults):
             name, clause, what = fault
             flakes.extend("fault %s: %s" % (name, describe(c)) for c in flaky)
@@ -217,20 +304,35 @@ def main():
                 problems.extend("fault %s: tests/fault-collateral.txt lists %s, which no longer fails" % (name, g)
                                 for g in stale)
             rows.append((name, clause, status, caught, wall))
+        for fut in vfutures:
+            (name, _, like), (rc, res, wall, output), bad, flaky, wrong = fut.result()
+            flakes.extend("variant %s: %s" % (name, describe(c)) for c in flaky)
+            problems.extend("variant %s: %s" % (name, describe(c)) for c in bad)
+            problems.extend("variant %s: probed %s" % (name, w) for w in wrong)
+            if rc not in (0, 1) or not res["cases"]:
+                problems.append("variant %s: run did not complete (exit %d): %s" % (name, rc, output[-1000:]))
+            counts = {v: sum(1 for c in res["cases"] if c["verdict"] == v) for v in ("PASS", "SKIP")}
+            status = "ok" if not bad and not wrong and rc in (0, 1) and res["cases"] else "WRONG"
+            vrows.append((name, status, counts["PASS"], counts["SKIP"], len(bad), wall, like))
     matrix_wall = time.monotonic() - start
 
     print("\n%-24s %-40s %-12s %s" % ("fault", "clause", "status", "caught by"))
     for name, clause, status, caught, wall in rows:
         cases_caught = sorted({c.split(" [")[0] for c in caught})
         print("%-24s %-40s %-12s %s" % (name, clause, status, ", ".join(cases_caught) or "-"))
+    if vrows:
+        print("\n%-24s %-7s %5s %5s %9s %7s  %s" % ("variant", "status", "pass", "skip", "fail/unr", "wall s", "like"))
+        for name, status, npass, nskip, nbad, wall, like in vrows:
+            print("%-24s %-7s %5d %5d %9d %7.1f  %s" % (name, status, npass, nskip, nbad, wall, like[:60]))
     never = sorted(set(cases) - shown_failing) if not args.fault else []
     for case_id in never:
         problems.append("case %s is never shown to fail by any fault" % case_id)
     uncovered = [r for r in rows if r[2].startswith("no case yet")]
     ncaught = sum(1 for r in rows if r[2].startswith("caught"))
+    vok = sum(1 for r in vrows if r[1] == "ok")
     print("\n%d faults, %d caught, %d without a case yet; %d cases, %d never shown to fail; "
-          "matrix wall time %.1f s with %d jobs"
-          % (len(rows), ncaught, len(uncovered), len(cases), len(never), matrix_wall, args.jobs))
+          "%d variants, %d with no FAIL or UNRESOLVED and the expected features; matrix wall time %.1f s with %d jobs"
+          % (len(rows), ncaught, len(uncovered), len(cases), len(never), len(vrows), vok, matrix_wall, args.jobs))
     failed = len(problems)
     if flakes:
         print("\nFLAKES: these failed where they should not, then passed on a re-run (%d re-runs at most);"
@@ -244,7 +346,7 @@ def main():
     else:
         print("self-test passed")
     # the plain closing line CI reads: caught faults pass, problems fail, faults without a case skip
-    print("selftest: %d passed, %d failed, %d skipped" % (ncaught, failed, len(uncovered)))
+    print("selftest: %d passed, %d failed, %d skipped" % (ncaught + vok, failed, len(uncovered)))
     # the runs' output stays only where it is wanted: --keep, or a failure to look into
     if not args.keep:
         if problems:

@@ -241,7 +241,16 @@ static void test_valid_probe(void **state)
     assert_string_equal(tc->absent, "it does not hold");
     assert_string_equal(tc->detail, "value {req.value - 1}");
     assert_int_equal(tc->profiles, ALL_PROFILES);
+    assert_int_equal(tc->attempts, 0);
     case_free(tc);
+    tc = case_parse_buffer("t.probe", "feature: f\ndescription: d\nabsent: a\nattempts: 2\nchecks: 1\nclient A\n"
+                                      "check\nnone A x for 1\n", NULL, err, sizeof err);
+    if (!tc)
+        fail_msg("parse failed: %s", err);
+    assert_int_equal(tc->attempts, 2);
+    case_free(tc);
+    expect_error_known_path("t.probe", "feature: x\nattempts: 9\n", 2, "`attempts:` takes a number from 1 to 5");
+    expect_error("case: a\nattempts: 2\n", 2, "`attempts:` is for probes");
     expect_error_known_path("t.probe", "feature: x\ncase: y\n", 2, "`case:` is for cases");
     expect_error_known_path("t.probe", "feature: x\ndescription: d\nchecks: 1\nclient A\ncheck\nnone A x for 1\n",
                             6, "missing header `absent:`");
