@@ -58,13 +58,16 @@ void alarm_destroy(xcb_sync_alarm_t a)
 }
 
 /* Follow a counter: an alarm for every increase and one for every decrease, both re-armed
- * around the value after each notification, so every change (by anyone) is seen. */
+ * around the value after each notification, so every change (by anyone) is seen.  Their delta is
+ * 0 (a fired alarm goes Inactive until follow_rearm changes it): with a delta of +-1 the server
+ * steps the alarm's value one delta at a time until its test is false again (Xext/sync.c,
+ * SyncAlarmTriggerFired), which for a counter that jumps by 2^40 keeps Xvfb busy for hours. */
 void follow_start(struct follow *f, xcb_sync_counter_t c, int64_t value)
 {
     f->counter = c;
     f->value = value;
-    f->up = alarm_create(c, value + 1, XCB_SYNC_TESTTYPE_POSITIVE_COMPARISON, 1);
-    f->down = alarm_create(c, value - 1, XCB_SYNC_TESTTYPE_NEGATIVE_COMPARISON, -1);
+    f->up = alarm_create(c, value + 1, XCB_SYNC_TESTTYPE_POSITIVE_COMPARISON, 0);
+    f->down = alarm_create(c, value - 1, XCB_SYNC_TESTTYPE_NEGATIVE_COMPARISON, 0);
     f->active = true;
 }
 

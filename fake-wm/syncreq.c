@@ -451,12 +451,14 @@ void sync_configure_request(struct win *w, const struct configure_req *r, enum r
     configure_request(w, r, o, false);
 }
 
-/* sync-at-map (compiz, KWin when compositing): a sync request before the map of a window that
- * takes part in the protocol, and the map only once the counter has reached it (or the wait timed
- * out); sync_wait_done maps it.  Returns false when the window is to be mapped at once. */
+/* sync-at-map (compiz, KWin when compositing): a sync request before the map of a basic-form
+ * window, and the map only once the counter has reached it (or the wait timed out);
+ * sync_wait_done maps it.  Both compositors that do this are basic-form only, so an extended
+ * window is mapped as by default (its first frame is what the drawn message reports).  Returns
+ * false when the window is to be mapped at once. */
 bool sync_request_at_map(struct win *w)
 {
-    if (w->form == FORM_NONE)
+    if (w->form != FORM_BASIC)
         return false;
     int64_t v = next_value(w);
     send_request(w, v);
@@ -531,9 +533,12 @@ static void follow_update(struct win *w, struct follow *f, int64_t v)
 
 static void follow_notify(struct win *w, struct follow *f, const xcb_sync_alarm_notify_event_t *ev)
 {
-    /* follow alarms have a non-zero delta and never go Inactive by themselves: Inactive means the
-     * counter was destroyed (the server sends that notify with the alarm's counter set to None) */
-    if (ev->state != XCB_SYNC_ALARMSTATE_ACTIVE) {
+    /* follow alarms have delta 0, so a fired one is Inactive until follow_update re-arms it; an
+     * Inactive notify also comes when the counter is destroyed (the alarm's counter becomes None),
+     * which only a query of the counter tells apart */
+    int64_t still;
+    if (ev->state == XCB_SYNC_ALARMSTATE_DESTROYED ||
+        (ev->state == XCB_SYNC_ALARMSTATE_INACTIVE && !counter_query(f->counter, &still))) {
         alarm_destroy(f->up == ev->alarm ? f->down : f->up);
         alarm_destroy(ev->alarm);
         f->active = false;

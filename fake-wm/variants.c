@@ -37,9 +37,10 @@ const struct variant_desc variant_table[V_COUNT] = {
      "restarts the request values at 1; within one interactive resize they go 1, 2, 3...",
      "openbox (do_resize), marco"},
     {V_SYNC_AT_MAP, "sync-at-map",
-     "at the MapRequest of a window that takes part in the protocol (basic or extended) it sends a sync "
-     "request (value rules as for a resize; basic: after setting the counter at manage) and maps the window "
-     "only when the counter reaches it or the sync timeout passes; ConfigureRequests as by default",
+     "at the MapRequest of a window that takes part in the protocol in the basic form it sends a sync "
+     "request (after setting the counter at manage) and maps the window only when the counter reaches it or "
+     "the sync timeout passes; extended windows and ConfigureRequests as by default (the compositors that "
+     "sync at map are basic-form only)",
      "compiz, KWin when compositing"},
     {V_BASIC_ONLY, "basic-only",
      "no extended form in any profile: of two counters in _NET_WM_SYNC_REQUEST_COUNTER the first is used as a "

@@ -29,6 +29,8 @@ static struct {
     int target_pidfd;           /* the leader itself: its group id cannot be reused while it lives */
     int64_t stall_since;        /* send time of the unanswered round trip, 0: none */
     bool stall_killed;
+    pid_t server;               /* the X server, killed as a last resort */
+    int64_t server_killed_ms;
     struct grab_report worst;   /* since the last take */
     bool have_worst;
 } gw = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER, .stop_pipe = {-1, -1},
@@ -102,6 +104,14 @@ static void *watch(void *arg)
                     fprintf(stderr, "framesync: the X server answered nobody for %.0f ms while the compositor "
                                     "ran (a server grab): stopping the compositor\n", (double)(now - sent) / 1000.0);
             }
+            if (gw.stall_since && gw.server > 0 && !gw.server_killed_ms &&
+                (interrupt || now - sent >= (int64_t)gw.kill_after_ms * 1000 * (1 + GRABWATCH_SERVER_GRACE))) {
+                gw.server_killed_ms = (now - sent) / 1000;
+                fprintf(stderr, "framesync: the X server answered nobody for %lld ms, also with the compositor "
+                                "stopped: it is stuck in a request; stopping the X server\n",
+                        (long long)gw.server_killed_ms);
+                kill(gw.server, SIGKILL);
+            }
             pthread_mutex_unlock(&gw.lock);
             if (!wait_for(xfd, now + GRABWATCH_PERIOD_MS * 1000))
                 return NULL;
@@ -115,6 +125,21 @@ static void *watch(void *arg)
         if (!wait_for(-1, sent + GRABWATCH_PERIOD_MS * 1000))
             return NULL;
     }
+}
+
+void grabwatch_server(pid_t pid)
+{
+    pthread_mutex_lock(&gw.lock);
+    gw.server = pid;
+    pthread_mutex_unlock(&gw.lock);
+}
+
+int64_t grabwatch_server_killed_ms(void)
+{
+    pthread_mutex_lock(&gw.lock);
+    int64_t ms = gw.server_killed_ms;
+    pthread_mutex_unlock(&gw.lock);
+    return ms;
 }
 
 int grabwatch_start(const char *display, int kill_after_ms, char *err, size_t len)

@@ -4,7 +4,12 @@
  * GRABWATCH_PERIOD_MS; a reply that does not come is a stall.  While the compositor is alive, a
  * stall of kill_after_ms makes the thread stop the compositor (SIGKILL to its process group):
  * the server ends the grab when its client goes, and the harness's blocked calls return.  The
- * run loop asks after each case what it saw, and reports it as the compositor's FAIL. */
+ * run loop asks after each case what it saw, and reports it as the compositor's FAIL.  When the
+ * server still answers nobody GRABWATCH_SERVER_GRACE times kill_after_ms after the compositor was
+ * stopped, it is not a grab: the server itself is stuck in a request (a SYNC alarm stepping
+ * through 2^40 values one delta at a time keeps Xvfb busy for hours), and the thread kills the X
+ * server so no blocking call of the harness waits for ever; grabwatch_server_killed() says so and
+ * the run ends with Bail out!. */
 #ifndef FRAMESYNC_GRABWATCH_H
 #define FRAMESYNC_GRABWATCH_H
 
@@ -13,6 +18,7 @@
 #include <sys/types.h>
 
 #define GRABWATCH_PERIOD_MS 100
+#define GRABWATCH_SERVER_GRACE 3
 
 struct grab_report {
     int64_t start_us, end_us;   /* CLOCK_MONOTONIC: the unanswered round trip's send, its reply */
@@ -34,5 +40,9 @@ int64_t grabwatch_stall_ms(void);
 /* Stops the target now (the run loop decided the stall is a grab) and waits up to wait_ms for
  * the server to answer again; true if it does. */
 bool grabwatch_end_stall(int wait_ms);
+/* The X server to kill when it stays stuck after the compositor is gone (0: none). */
+void grabwatch_server(pid_t pid);
+/* How long the server had not answered when the watch killed it; 0: it did not. */
+int64_t grabwatch_server_killed_ms(void);
 
 #endif

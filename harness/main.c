@@ -608,6 +608,19 @@ static int write_features(struct runner *r)
     return 0;
 }
 
+/* The grab watch killed an X server that answered nobody (grabwatch.h): Bail out!, exit 2. */
+static int server_stuck(struct runner *r)
+{
+    char why[256];
+    snprintf(why, sizeof why, "the X server answered nobody for %lld ms, also after the compositor was stopped "
+             "(stuck in a request); the watch stopped it, so no later case can be judged",
+             (long long)grabwatch_server_killed_ms());
+    tap_bail_out(&r->tap, why);
+    results_finish(r->results, why);
+    fprintf(stderr, "framesync: %s\n", why);
+    return EXIT_USAGE;
+}
+
 /* --probe: start the compositor of each selected profile (a named or plain command is the same
  * in every profile and is probed once), probe it, and write OUT/features.tsv for the workers. */
 static int probe_all(struct runner *r)
@@ -625,6 +638,8 @@ static int probe_all(struct runner *r)
             return EXIT_USAGE;
         }
     }
+    if (grabwatch_server_killed_ms())
+        return server_stuck(r);
     if (write_features(r) < 0)
         return EXIT_USAGE;
     tap_summary(&r->tap);
@@ -668,6 +683,7 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
         fprintf(stderr, "framesync: %s\n", err);
         return EXIT_USAGE;
     }
+    grabwatch_server(r->x.proc->pid);
     if (o->probe_only)
         return probe_all(r);
     bool first = true;
@@ -711,6 +727,10 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
             if (proc_interrupted()) {
                 session_free(&s);
                 return interrupted(r);
+            }
+            if (grabwatch_server_killed_ms()) { /* nothing after this can be judged */
+                session_free(&s);
+                return server_stuck(r);
             }
             write_case_log(res.log_path, tc, (enum profile)p, &res, &s, &r->wm, log_from);
             tap_result(&r->tap, tc, (enum profile)p, &res, &r->cat, &s, r->wm.command);
