@@ -82,6 +82,8 @@ enum fault_id {
     F_TIMINGS_WRONG_VALUE,
     F_COMPRESS_TO_FIRST,
     F_FENCES_NOT_ADVERTISED,
+    F_L4_MARKER_DRAFT,
+    F_HOSTILE_WEDGES,
     F_COUNT
 };
 struct fault_desc {
@@ -261,6 +263,7 @@ struct win {
     bool hold_expired;
     bool odd_from_map;        /* this odd period began before the window was first shown */
     int64_t defer_until;      /* delayed-others: its damage is shown from then on (0: not delayed) */
+    int counter_changes;      /* fault hostile-wedges: changes of its counters seen */
 
     /* fade-in (fade.c) */
     bool fade_pending;        /* mapped, the fade starts with its first paint */

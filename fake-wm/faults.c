@@ -86,6 +86,11 @@ const struct fault_desc fault_table[F_COUNT] = {
      "of several updates shown by one repaint, reports only the first"},
     {F_FENCES_NOT_ADVERTISED, "fences-not-advertised", "draft-2011/fences/advertised",
      "waits on the clients' fences but leaves _NET_WM_SYNC_FENCES out of _NET_SUPPORTED"},
+    {F_L4_MARKER_DRAFT, "l4-marker-draft", "draft-2011/extended/l4-zero",
+     "l[4] = 1 (the de-facto marker) in draft-2011 extended requests"},
+    {F_HOSTILE_WEDGES, "hostile-wedges", "robustness/hostile/counter-not-a-counter",
+     "a hostile window (unusable counter property or counter, a destroyed counter, an unanswered request, a "
+     "counter flood, destroyed mid-update) stops the sync requests of every other window until it is gone"},
 };
 
 bool fault_on[F_COUNT];

@@ -126,6 +126,11 @@ static void refuse_with_option(bool given, const char *option, const char *varia
 /* what the variants switched on mean for the options that other parts read */
 static void apply_variants(void)
 {
+    /* the compositors that sync at map (compiz, KWin) are basic-form only, and so is the
+     * variant: a map-time request to an extended window would move the counter its first frame
+     * is reported with, which no implementation does */
+    if (VARIANT(SYNC_AT_MAP))
+        variant_on[V_BASIC_ONLY] = true;
     variants_check_conflicts();
     opt.composite = !VARIANT(WM_ONLY);
     opt.compress = VARIANT(COMPRESS);

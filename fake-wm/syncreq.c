@@ -26,6 +26,20 @@ static bool lists_sync_protocol(xcb_window_t id)
 }
 
 /* returns the number of counters read (0: none or invalid); logs why */
+/* fault hostile-wedges: the window whose hostility stopped every other window's requests (0:
+ * none; WEDGED_BY_GONE: one destroyed mid-update, until the next window goes) */
+#define WEDGED_BY_GONE 1u
+static xcb_window_t wedged_by;
+
+static void hostile(const struct win *w, const char *what)
+{
+    if (FAULT(HOSTILE_WEDGES) && !wedged_by) {
+        wedged_by = w->id;
+        logmsg("window %u: %s: no other window gets a sync request until it is gone (fault hostile-wedges)", w->id,
+               what);
+    }
+}
+
 static int read_counter_property(struct win *w, xcb_sync_counter_t out[2])
 {
     xcb_get_property_reply_t *r = xcb_get_property_reply(
@@ -41,14 +55,18 @@ static int read_counter_property(struct win *w, xcb_sync_counter_t out[2])
         logmsg("window %u: no _NET_WM_SYNC_REQUEST_COUNTER: no sync for this window", w->id);
         break;
     case PROP_WRONG_TYPE:
+        hostile(w, "a counter property of the wrong type");
         logmsg("window %u: _NET_WM_SYNC_REQUEST_COUNTER has type %u format %u, not CARDINAL/32: "
                "ignored, no sync for this window",
                w->id, r->type, r->format);
         break;
     case PROP_EMPTY:
+        hostile(w, "an empty counter property");
         logmsg("window %u: _NET_WM_SYNC_REQUEST_COUNTER has no items: no sync for this window", w->id);
         break;
     case PROP_OK:
+        if (items > 2)
+            hostile(w, "a counter property of more than two items");
         if (items > 2)
             logmsg("window %u: _NET_WM_SYNC_REQUEST_COUNTER has %d items: using the first two", w->id, items);
         n = items > 2 ? 2 : items;
@@ -133,6 +151,7 @@ void sync_manage(struct win *w)
         int64_t cur;
         if (!counter_query(ctr[0], &cur)) {
             logmsg("window %u: counter %u is not a valid XSync counter: no sync for this window", w->id, ctr[0]);
+            hostile(w, "not a counter");
             return;
         }
         w->form = FORM_BASIC;
@@ -171,10 +190,12 @@ void sync_manage(struct win *w)
     int64_t uval = 0, rval = 0;
     if (!counter_query(upd, &uval)) {
         logmsg("window %u: second counter %u is not a valid XSync counter: no sync for this window", w->id, upd);
+        hostile(w, "not a counter");
         return;
     }
     if (req != upd && !counter_query(req, &rval)) {
         logmsg("window %u: first counter %u is not a valid XSync counter: no sync for this window", w->id, req);
+        hostile(w, "not a counter");
         return;
     }
     if (req == upd)
@@ -209,6 +230,12 @@ void sync_manage(struct win *w)
 
 void sync_unmanage(struct win *w)
 {
+    if (wedged_by == WEDGED_BY_GONE)
+        wedged_by = 0;
+    else if (wedged_by == w->id)
+        wedged_by = w->waiting && w->destroyed ? WEDGED_BY_GONE : 0;
+    else if (w->waiting && w->destroyed)
+        hostile(w, "destroyed mid-update");
     w->map_after_wait = false; /* withdrawn or destroyed before its map: nothing to map */
     if (w->waiting) {
         alarm_destroy(w->wait_alarm);
@@ -261,6 +288,11 @@ static int64_t next_value(struct win *w)
 
 static void send_request(struct win *w, int64_t v)
 {
+    if (wedged_by && w->id != wedged_by) {
+        logmsg("window %u: no sync request for %lld: wedged by window %u (fault hostile-wedges)", w->id, (long long)v,
+               wedged_by);
+        return;
+    }
     xcb_client_message_event_t m;
     memset(&m, 0, sizeof m);
     m.response_type = XCB_CLIENT_MESSAGE;
@@ -276,6 +308,8 @@ static void send_request(struct win *w, int64_t v)
         l4 = FAULT(L4_NONZERO_BASIC) ? 1 : 0;
     else if (opt.profile == PROFILE_DEFACTO)
         l4 = FAULT(NO_L4_MARKER) ? 0 : 1;
+    else
+        l4 = FAULT(L4_MARKER_DRAFT) ? 1 : 0;
     m.data.data32[4] = l4;
     xcb_send_event(X.c, 0, w->id, XCB_EVENT_MASK_NO_EVENT, (const char *)&m);
     logmsg("window %u: sync request value=%lld form=%s l1=%u l4=%u", w->id, (long long)v, form_name(w->form),
@@ -502,6 +536,7 @@ void sync_wait_done(struct win *w, const char *why)
 static void counter_gone(struct win *w, xcb_sync_counter_t c)
 {
     logmsg("window %u: counter %u was destroyed: no sync for this window from now on", w->id, c);
+    hostile(w, "its counter was destroyed");
     follow_stop(&w->fupd);
     follow_stop(&w->freq);
     if (opt.composite)
@@ -523,6 +558,8 @@ static void follow_update(struct win *w, struct follow *f, int64_t v)
     int64_t old = f->value;
     f->value = v;
     follow_rearm(f);
+    if (++w->counter_changes == 100)
+        hostile(w, "a counter flood (100 changes)");
     logv("window %u: counter %u changed %lld -> %lld", w->id, f->counter, (long long)old, (long long)v);
     bool is_req = (f == &w->freq) || (f == &w->fupd && !w->freq.active);
     if (is_req && !FAULT(IGNORE_SPONTANEOUS))
@@ -595,6 +632,7 @@ void sync_check_timers(int64_t now)
         if (w->waiting && now >= w->wait_deadline) {
             logmsg("window %u: counter %u did not reach %lld after %d ms, carrying on", w->id, w->req_counter,
                    (long long)w->wait_value, opt.sync_timeout_ms);
+            hostile(w, "an unanswered request");
             sync_wait_done(w, "timeout");
         }
     }

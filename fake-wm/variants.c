@@ -37,10 +37,9 @@ const struct variant_desc variant_table[V_COUNT] = {
      "restarts the request values at 1; within one interactive resize they go 1, 2, 3...",
      "openbox (do_resize), marco"},
     {V_SYNC_AT_MAP, "sync-at-map",
-     "at the MapRequest of a window that takes part in the protocol in the basic form it sends a sync "
-     "request (after setting the counter at manage) and maps the window only when the counter reaches it or "
-     "the sync timeout passes; extended windows and ConfigureRequests as by default (the compositors that "
-     "sync at map are basic-form only)",
+     "basic form only (as basic-only; so are the compositors that do this): at the MapRequest of a window "
+     "that takes part in the protocol it sends a sync request (after setting the counter at manage) and maps "
+     "the window only when the counter reaches it or the sync timeout passes; ConfigureRequests as by default",
      "compiz, KWin when compositing"},
     {V_BASIC_ONLY, "basic-only",
      "no extended form in any profile: of two counters in _NET_WM_SYNC_REQUEST_COUNTER the first is used as a "

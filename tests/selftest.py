@@ -89,7 +89,7 @@ VARIANT_FEATURES = {
     "interactive-only": ["trigger-keyboard=present", "trigger-pointer=present", "trigger-configure=absent"],
     "configure-unserialised": ["trigger-configure=present"],
     "restart-counter": ["sync-requests=present", "extended=absent@ewmh-1.5"],
-    "sync-at-map": ["trigger-map=present"],
+    "sync-at-map": ["trigger-map=present", "extended=absent"],
     "basic-only": ["extended=absent", "hold=absent", "sync-drawn=absent", "frame-drawn=absent", "fences=absent"],
     "wm-only": ["wm=present", "compositing=absent", "hold=absent", "frame-drawn=absent", "sync-drawn=absent"],
     "cm-only": ["wm=absent", "compositing=present", "sync-requests=absent", "hold=present" + EXT],
