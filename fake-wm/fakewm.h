@@ -264,6 +264,7 @@ struct win {
     bool odd_from_map;        /* this odd period began before the window was first shown */
     int64_t defer_until;      /* delayed-others: its damage is shown from then on (0: not delayed) */
     int counter_changes;      /* fault hostile-wedges: changes of its counters seen */
+    int queued_configures;    /* fault hostile-wedges: resizes queued behind its requests */
 
     /* fade-in (fade.c) */
     bool fade_pending;        /* mapped, the fade starts with its first paint */

@@ -233,9 +233,12 @@ void sync_unmanage(struct win *w)
     if (wedged_by == WEDGED_BY_GONE)
         wedged_by = 0;
     else if (wedged_by == w->id)
-        wedged_by = w->waiting && w->destroyed ? WEDGED_BY_GONE : 0;
-    else if (w->waiting && w->destroyed)
-        hostile(w, "destroyed mid-update");
+        wedged_by = w->waiting ? WEDGED_BY_GONE : 0;
+    else if (w->waiting) {
+        hostile(w, "withdrawn or destroyed mid-update");
+        if (wedged_by == w->id)
+            wedged_by = WEDGED_BY_GONE;
+    }
     w->map_after_wait = false; /* withdrawn or destroyed before its map: nothing to map */
     if (w->waiting) {
         alarm_destroy(w->wait_alarm);
@@ -377,6 +380,8 @@ static void queue_resize(struct win *w, const struct configure_req *r, enum resi
         merge_queue(&w->queue, r);
     }
     w->queue_origin = o; /* the latest: in the variants where the origin matters, only one kind queues */
+    if (++w->queued_configures == 10)
+        hostile(w, "a burst of 10 resizes while its request is unanswered");
     logmsg("window %u: resize to %ux%u queued (waiting for counter %u to reach %lld)", w->id,
            (r->mask & XCB_CONFIG_WINDOW_WIDTH) ? r->width : w->wm_w,
            (r->mask & XCB_CONFIG_WINDOW_HEIGHT) ? r->height : w->wm_h, w->req_counter, (long long)w->wait_value);
@@ -558,8 +563,8 @@ static void follow_update(struct win *w, struct follow *f, int64_t v)
     int64_t old = f->value;
     f->value = v;
     follow_rearm(f);
-    if (++w->counter_changes == 100)
-        hostile(w, "a counter flood (100 changes)");
+    if (++w->counter_changes == 20)
+        hostile(w, "a counter flood (20 changes)");
     logv("window %u: counter %u changed %lld -> %lld", w->id, f->counter, (long long)old, (long long)v);
     bool is_req = (f == &w->freq) || (f == &w->fupd && !w->freq.active);
     if (is_req && !FAULT(IGNORE_SPONTANEOUS))
