@@ -194,6 +194,12 @@ static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
             snprintf(c->res->observed, sizeof c->res->observed, "none in %.1f ms%s",
                      (double)(clock_now_us() - begin) / 1000.0,
                      proc_is_stopped(c->env->wm->proc) ? " (the compositor process is stopped: it runs no more)" : "");
+            if (proc_is_stopped(c->env->wm->proc)) { /* a hung compositor is its failure, set-up or not */
+                decide(c, VERDICT_FAIL, st, "the compositor under test is stopped (it runs no more): no %s within %d ms",
+                       wanted, ms);
+                c->res->clause = "compositor/crash";
+                return false;
+            }
             decide(c, broken, st, "%sno %s within %d ms", prefix, wanted, ms);
             return false;
         }
