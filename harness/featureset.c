@@ -214,7 +214,12 @@ void features_derive(struct features *fs)
         features_set(fs, "extended-delimited", (h && h->state == FEATURE_UNKNOWN) || (sr && sr->state == FEATURE_UNKNOWN)
                      ? FEATURE_UNKNOWN : FEATURE_ABSENT, "derived", "it does not both sync resizes and hold delimited updates");
     static const char *const ext[] = {"extended-counter", "extended-marker", "extended-delimited"};
-    derive_any(fs, "extended", ext, 3, "basic form only: with two counters it used the first as a basic-form counter");
+    if (sr && sr->state == FEATURE_ABSENT && (!h || h->state == FEATURE_ABSENT))
+        /* nothing it does shows either form: say that, not "basic form only" */
+        features_set(fs, "extended", FEATURE_ABSENT, "derived",
+                     "it neither sends sync requests nor holds delimited updates, so it does no form of the protocol");
+    else
+        derive_any(fs, "extended", ext, 3, "basic form only: with two counters it used the first as a basic-form counter");
 }
 
 bool features_decided(const struct features *fs, const char *name)
