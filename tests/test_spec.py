@@ -202,11 +202,11 @@ class RealTexts(unittest.TestCase):
         self.assertEqual(cov.check_failures(), [])
         self.assertEqual(cov.matches["ewmh-1.5/basic/request-message"].status, "found")  # listing written with commas
 
-    def test_check_on_draft_names_the_one_uncovered_sentence(self):
+    def test_check_passes_on_draft(self):
+        # its last uncovered sentence, the GL-level synchronization of the fences section, has its
+        # (untestable) clause draft-2011/fences/gl-synchronization
         cov = self.texts[DRAFT][2]
-        failures = cov.check_failures()
-        self.assertEqual(len(failures), 1, failures)
-        self.assertRegex(failures[0], r"wm-spec-draft-2011.xml:1895: uncovered sentence .*On some systems")
+        self.assertEqual(cov.check_failures(), [])
         self.assertEqual(cov.stale(), [])
 
     def test_stale_wording_is_named_with_a_word_diff(self):
