@@ -893,6 +893,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < ncases; i++)
         case_free(cases[i]);
     free(cases);
+    for (int i = 0; i < r.nprobes; i++)
+        case_free(r.probes[i]);
+    free(r.probes);
     catalog_free(&r.cat);
     return rc;
 }
