@@ -276,6 +276,13 @@ static int64_t next_value(struct win *w)
         inc = 240;
     if (FAULT(SMALL_INCREMENT))
         inc = 2;
+    /* the last value seen includes a change whose alarm has not come yet (a follow alarm is
+     * inactive from its notify until it is re-armed): ask the server, as a real WM reading its
+     * counter would, unless a fault is about not seeing what the client did */
+    int64_t now_value;
+    if (!FAULT(IGNORE_SPONTANEOUS) && !(FAULT(NO_QUERY_INITIAL) && w->nrequests == 0) &&
+        w->req_counter != XCB_NONE && counter_query(w->req_counter, &now_value) && now_value > w->seen_for_request)
+        w->seen_for_request = now_value;
     /* saturate near the top of the signed 64-bit range (the draft says nothing about it) */
     int64_t base = w->seen_for_request;
     int64_t v = base > INT64_MAX - inc - 1 ? INT64_MAX - 1 : round_up_even(base + inc);
