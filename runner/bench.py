@@ -174,6 +174,8 @@ class Session:
                     done += 1
                     nxt = cells[done] if done < len(cells) else "stopping"
                     self.progress.show("rep %d  %s  %s" % (rep + 1, wm, nxt))
+                    if not self.progress.tty:  # a log, not a terminal: one line per cell run
+                        self.progress.say("bench: %s rep %d: %s" % (wm, rep + 1, line.split(": ", 1)[-1].strip()))
                 else:
                     self.progress.say("bench: %s (rep %d): %s" % (wm, rep + 1, line.strip()))
             rc = self.child.wait()
