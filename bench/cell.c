@@ -20,6 +20,7 @@
 #define TIMER_PERIOD_US 16667     /* timer60 */
 #define PIXEL_GRACE_US 50000      /* a drawn frame's pixel may still be in the oracle's pipe */
 #define COLOUR_FRAMES (FRAME_COLOUR_MAX_FRAME + 1)
+#define SHOW_WAIT_US 15000000     /* a compositor may take this long to show new windows */
 
 struct frame {
     int64_t k;                    /* frame number in the cell, per window (its colour) */
@@ -58,6 +59,7 @@ struct cell {
     FILE *rows;
     struct win_state w[BENCH_MAX_WINDOWS];
     int64_t t0_us, measure_from_us, stop_starting_us, settle_by_us;
+    int64_t show_by_us, shown_us;  /* every window must be on screen by then; when they were */
     double offset_ms;
     bool offset_known;
     bool drawn_advertised, drawn_seen, timings_seen, warmup_over;
@@ -358,7 +360,7 @@ static void read_pixels(struct cell *c)
 /* ---- the loop ---- */
 static int64_t next_wakeup(struct cell *c, int64_t now)
 {
-    int64_t t = c->settle_by_us;
+    int64_t t = c->shown_us ? c->settle_by_us : c->show_by_us;
     if (!c->warmup_over && c->measure_from_us < t)
         t = c->measure_from_us;
     for (int i = 0; i < c->spec->windows; i++) {
@@ -374,6 +376,24 @@ static int64_t next_wakeup(struct cell *c, int64_t now)
     return t;
 }
 
+/* The warm-up starts when every window has been seen on screen (KWin shows new windows about a
+ * second after they map): what comes before is the compositor's start, not its pace. */
+static bool all_shown(const struct cell *c)
+{
+    for (int i = 0; i < c->spec->windows; i++)
+        if (c->w[i].latest_pixel_k < 0)
+            return false;
+    return true;
+}
+
+static void start_clocks(struct cell *c, int64_t now)
+{
+    c->shown_us = now;
+    c->measure_from_us = now + (int64_t)(bopt.warmup_ms * 1000);
+    c->stop_starting_us = c->measure_from_us + (int64_t)(bopt.cell_ms * 1000);
+    c->settle_by_us = c->stop_starting_us + (int64_t)(bopt.settle_ms * 1000);
+}
+
 static bool all_settled(const struct cell *c)
 {
     for (int i = 0; i < c->spec->windows; i++)
@@ -387,6 +407,12 @@ static const char *loop(struct cell *c)
     struct client_events ev = {.drawn = on_drawn, .timings = on_timings, .ctx = c};
     for (;;) {
         int64_t now = clock_now_us();
+        if (!c->shown_us && all_shown(c))
+            start_clocks(c, now);
+        if (!c->shown_us && now >= c->show_by_us) {
+            settle_all(c);
+            return "windows never shown";
+        }
         if (!c->warmup_over && now >= c->measure_from_us)
             end_warmup(c);
         for (int i = 0; i < c->spec->windows; i++)
@@ -458,7 +484,9 @@ static void write_end_row(struct cell *c, const struct cell_result *res)
     row_str(&r, "ended_by", res->ended_by);
     row_str(&r, "paced_on", res->paced_on);
     row_num(&r, "wall_ms", res->wall_ms);
-    row_num(&r, "measured_ms", cell_ms(c, c->stop_starting_us) - cell_ms(c, c->measure_from_us));
+    row_num(&r, "measured_ms", c->shown_us ? bopt.cell_ms : 0.0);
+    if (c->shown_us)
+        row_num(&r, "shown_after_ms", cell_ms(c, c->shown_us));
     row_int(&r, "frames", res->frames);
     row_bool(&r, "drawn_seen", c->drawn_seen);
     row_bool(&r, "timings_seen", c->timings_seen);
@@ -509,9 +537,8 @@ int cell_run(const struct cellspec *spec, struct client *cl, FILE *rows, struct 
                       : spec->pacing == PACING_PIXEL || !c->drawn_advertised ? ON_PIXEL
                                                                             : ON_DRAWN;
         c->t0_us = clock_now_us();
-        c->measure_from_us = c->t0_us + (int64_t)(bopt.warmup_ms * 1000);
-        c->stop_starting_us = c->measure_from_us + (int64_t)(bopt.cell_ms * 1000);
-        c->settle_by_us = c->stop_starting_us + (int64_t)(bopt.settle_ms * 1000);
+        c->measure_from_us = c->stop_starting_us = c->settle_by_us = INT64_MAX; /* start_clocks */
+        c->show_by_us = c->t0_us + SHOW_WAIT_US;
         for (int i = 0; i < spec->windows; i++)
             c->w[i] = (struct win_state){.latest_pixel_k = -1, .awaited_k = -1, .next_start_us = c->t0_us,
                                          .timer_origin_us = c->t0_us};

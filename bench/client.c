@@ -269,6 +269,33 @@ static int wait_mapped(struct client *cl, int64_t deadline_us, char *err, size_t
     return 0;
 }
 
+/* The WM placed them its own way (KWin's smart placement ignores USPosition): ask for the grid
+ * positions as a client move, and wait for the WM to carry the moves out (ConfigureNotify on each
+ * window), at most until the deadline or PLACE_WAIT_US. */
+#define PLACE_WAIT_US 2000000
+static void move_to_grid(struct client *cl, const struct bench_window *want, int64_t deadline_us)
+{
+    int64_t until = clock_now_us() + PLACE_WAIT_US;
+    if (until > deadline_us)
+        until = deadline_us;
+    for (int i = 0; i < cl->nwins; i++) {
+        uint32_t xy[2] = {(uint32_t)want[i].x, (uint32_t)want[i].y};
+        xcb_configure_window(cl->c, cl->wins[i].id, XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y, xy);
+    }
+    xcb_flush(cl->c);
+    while (clock_now_us() < until) {
+        for (int i = 0; i < cl->nwins; i++)
+            read_position(cl, &cl->wins[i]);
+        if (placed_apart(cl))
+            return;
+        xcb_generic_event_t *e;
+        while ((e = xcb_poll_for_event(cl->c)))
+            free(e); /* only wake-ups: the positions are read again */
+        struct pollfd p = {.fd = client_fd(cl), .events = POLLIN};
+        poll(&p, 1, (int)((until - clock_now_us()) / 1000) + 1);
+    }
+}
+
 int client_create_windows(struct client *cl, int n, int w, int h, int64_t deadline_us, char *err, size_t errlen)
 {
     if (layout(cl, n, w, h, err, errlen) < 0)
@@ -283,16 +310,8 @@ int client_create_windows(struct client *cl, int n, int w, int h, int64_t deadli
     memcpy(want, cl->wins, sizeof want);
     for (int i = 0; i < n; i++)
         read_position(cl, &cl->wins[i]);
-    if (!placed_apart(cl)) {
-        /* the WM placed them its own way: ask for the grid positions once more (a client move) */
-        for (int i = 0; i < n; i++) {
-            uint32_t xy[2] = {(uint32_t)want[i].x, (uint32_t)want[i].y};
-            xcb_configure_window(cl->c, cl->wins[i].id, XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y, xy);
-        }
-        free(xcb_get_input_focus_reply(cl->c, xcb_get_input_focus(cl->c), NULL));
-        for (int i = 0; i < n; i++)
-            read_position(cl, &cl->wins[i]);
-    }
+    if (!placed_apart(cl))
+        move_to_grid(cl, want, deadline_us);
     if (!placed_apart(cl)) {
         snprintf(err, errlen, "the compositor placed the %d windows overlapping or off screen", n);
         return -1;
