@@ -23,8 +23,9 @@ UNIT_SRC     := $(wildcard harness/tests/test_*.c)
 UNIT_BIN     := $(UNIT_SRC:.c=)
 
 BINS = harness/framesync fake-clients/fake-client fake-wm/fake-wm
+BENCH_BIN := bench/framesync-bench
 
-all: $(BINS)
+all: $(BINS) $(BENCH_BIN)
 
 %.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/*.h)
 	$(CC) $(CFLAGS) $(X_CFLAGS) -c -o $@ $<
@@ -145,6 +146,23 @@ fuzz-replay: $(FUZZ_TARGETS:%=build/replay/replay_%)
 	  ./build/replay/replay_$$t $$files; \
 	done
 
+# ---- the benchmark (bench/, runner/bench.py; ./run-tests.sh --bench): its C session program links
+# the harness's Xvfb, compositor and process code; its GL client renders with Mesa through EGL.
+BENCH_SRC  := $(wildcard bench/*.c)
+GL_CFLAGS  := $(shell pkg-config --cflags egl opengl 2>/dev/null)
+GL_LIBS    := $(shell pkg-config --libs egl opengl 2>/dev/null)
+
+bench/%.o: bench/%.c bench/bench.h $(wildcard common/*.h harness/*.h)
+	$(CC) $(CFLAGS) -Iharness $(X_CFLAGS) $(GL_CFLAGS) -c -o $@ $<
+
+$(BENCH_BIN): $(BENCH_SRC:.c=.o) $(HARNESS_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) $(GL_LIBS) -lpthread -lm
+
+# the proof that the benchmark measures what it says, and its statistics' unit tests (short)
+bench-check: all
+	python3 -m unittest tests.test_bench_stats
+	python3 tests/bench_check.py
+
 # the runner's and the reports' tests (unittest; tests/test_runner.py runs the suite on Xvfb)
 pytest-unit: all
 	python3 -m unittest discover -s tests -p 'test_*.py'
@@ -154,14 +172,14 @@ pytest-unit: all
 check:
 	tools/install-deps.sh
 	$(MAKE) all
-	$(MAKE) unit fuzz-replay selftest leftovers isolation pytest-unit asan
+	$(MAKE) unit fuzz-replay selftest leftovers isolation pytest-unit asan bench-check
 
 matrix: all
 	python3 -m runner.matrix $(MATRIX_FLAGS)
 
 clean:
 	rm -rf build
-	rm -f $(BINS) $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o
+	rm -f $(BINS) $(BENCH_BIN) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o
 
-.PHONY: all unit selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress
+.PHONY: all unit selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress bench-check
 .SECONDARY:

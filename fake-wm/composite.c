@@ -170,6 +170,45 @@ static void copy_live(struct win *w)
     w->shown = true;
 }
 
+bool comp_snapshot(struct win *w, struct frame *f)
+{
+    uint16_t ow = outer_w(w), oh = outer_h(w);
+    if (ow == 0 || oh == 0 || !w->live_pic)
+        return false;
+    f->pix = xcb_generate_id(X.pc);
+    xcb_create_pixmap(X.pc, w->depth, f->pix, X.root, ow, oh);
+    f->pic = xcb_generate_id(X.pc);
+    xcb_render_create_picture(X.pc, f->pic, f->pix, w->format, 0, NULL);
+    f->w = ow;
+    f->h = oh;
+    if (w->damage)
+        xcb_damage_subtract(X.pc, w->damage, XCB_NONE, XCB_NONE);
+    xcb_render_composite(X.pc, XCB_RENDER_PICT_OP_SRC, w->live_pic, XCB_NONE, f->pic, 0, 0, 0, 0, 0, 0, ow, oh);
+    w->dirty = false;
+    return true;
+}
+
+void comp_free_frame(struct frame *f)
+{
+    if (f->pic)
+        xcb_render_free_picture(X.pc, f->pic);
+    if (f->pix)
+        xcb_free_pixmap(X.pc, f->pix);
+    f->pic = f->pix = XCB_NONE;
+}
+
+void comp_show_frame(struct win *w, struct frame *f)
+{
+    free_saved(w);
+    w->saved_pix = f->pix;
+    w->saved_pic = f->pic;
+    w->saved_w = f->w;
+    w->saved_h = f->h;
+    w->shown = true;
+    w->show_released = true; /* not overwritten by later damage before a paint has shown it */
+    comp_schedule();
+}
+
 /* ---- delimited updates ---- */
 static bool in_update(const struct win *w)
 {
@@ -184,6 +223,12 @@ static bool held(const struct win *w)
     if (w->odd_from_map)
         return !FAULT(PAINT_ODD_MAP);
     return !FAULT(PAINT_WHILE_ODD);
+}
+
+/* w's saved copy is what is shown: held, or a staged frame is still to come (stage.c) */
+static bool kept(const struct win *w)
+{
+    return held(w) || stage_holding(w);
 }
 
 /* a hold that ends by itself after --hold-timeout-ms */
@@ -307,6 +352,8 @@ void comp_window_unmapped(struct win *w)
     w->await_first = false;
     w->defer_until = 0;
     fade_window_unmapped(w);
+    stage_forget(w);
+    w->show_released = false;
     free_live(w);
     free_saved(w);
     drawn_forget(w);
@@ -328,6 +375,7 @@ void comp_window_configured(struct win *w, bool resized, bool moved_or_restacked
 
 void comp_window_destroyed(struct win *w)
 {
+    stage_forget(w);
     free_live(w);
     free_saved(w);
     if (w->damage && !w->destroyed)
@@ -364,14 +412,20 @@ void comp_counter_changed(struct win *w, int64_t old, int64_t value)
     w->odd_from_map = false;
     w->hold_expired = false;
     logv("window %u: update %lld complete%s", w->id, (long long)value, expired ? " (after the timeout)" : "");
+    bool staged = false;
     if (paintable(w)) {
         xcb_sync_fence_t f = fences_before_update(w, value);
-        copy_live(w); /* the snapshot of the completed update */
+        /* the snapshot of the completed update: the saved copy, or a frame shown later */
+        staged = stage_update(w, value, now_us());
+        if (!staged)
+            copy_live(w);
         if (f != XCB_NONE) {
             fences_after_update(f);
             push_stamp(ST_FENCE, f, w->id);
         }
     }
+    if (staged)
+        return; /* stage.c reports it when it releases the frame */
     drawn_update_completed(w, value);
     fade_update_completed(w);
     comp_schedule();
@@ -404,7 +458,7 @@ void comp_handle_event(xcb_generic_event_t *ev)
         if (!paintable(w))
             return;
         w->dirty = true;
-        if (held(w))
+        if (kept(w))
             return; /* damage while held is part of the update: shown when it ends */
         if (delay_damage(w, now_us()))
             return; /* comp_tick schedules the paint when the delay has passed */
@@ -481,13 +535,14 @@ static void paint(int64_t now)
     bool copies = false;
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
-        if (paintable(w) && !w->await_first && !held(w) && !w->defer_until && (w->dirty || !w->shown))
+        if (paintable(w) && !w->await_first && !kept(w) && !w->show_released && !w->defer_until &&
+            (w->dirty || !w->shown))
             copies = true;
     }
     if (copies)
         fences_own_before_paint();
 
-    bool fading = false;
+    bool again = false;
     xcb_render_color_t black = {0, 0, 0, 0xffff};
     xcb_rectangle_t all = {0, 0, X.screen->width_in_pixels, X.screen->height_in_pixels};
     xcb_render_fill_rectangles(X.pc, XCB_RENDER_PICT_OP_SRC, back_pic, black, 1, &all);
@@ -495,10 +550,10 @@ static void paint(int64_t now)
         struct win *w = stack[i];
         if (!paintable(w) || w->await_first)
             continue;
-        if (held(w)) {
+        if (kept(w)) {
             if (!w->shown)
                 continue; /* mapped in the middle of an update: not shown at all yet */
-        } else if ((w->dirty && !w->defer_until) || !w->shown) {
+        } else if (!w->show_released && ((w->dirty && !w->defer_until) || !w->shown)) {
             copy_live(w);
         }
         if (!w->saved_pic)
@@ -506,13 +561,18 @@ static void paint(int64_t now)
         draw_window(w, fade_alpha(w, now));
         drawn_collect(w);
         if (fade_running(w))
-            fading = true;
+            again = true; /* a fade-in goes on with the next refresh */
+        if (w->show_released) {
+            w->show_released = false;
+            if (w->dirty)
+                again = true; /* what it drew since that update: in the next paint */
+        }
     }
     xcb_render_composite(X.pc, XCB_RENDER_PICT_OP_SRC, back_pic, XCB_NONE, overlay_pic, 0, 0, 0, 0, 0, 0,
                          all.width, all.height);
     push_stamp(ST_PAINT, XCB_NONE, XCB_NONE);
     paints_in_flight++;
-    paint_needed = fading; /* a fade-in goes on with the next refresh */
+    paint_needed = again;
     last_paint = now;
     xcb_flush(X.pc);
 }
@@ -556,6 +616,8 @@ void comp_tick(int64_t now)
     check_holds(now);
     check_fences(now);
     end_expired_delays(now);
+    stage_release_due(now);
+    drawn_tick(now);
     if (paint_needed && paints_in_flight == 0 && now >= last_paint + interval_us)
         paint(now);
 }
@@ -571,6 +633,10 @@ int64_t comp_next_deadline(void)
     } while (0)
     if (paint_needed && paints_in_flight == 0)
         CONSIDER(last_paint + interval_us);
+    if (drawn_next_deadline() >= 0)
+        CONSIDER(drawn_next_deadline());
+    if (stage_next_deadline() >= 0)
+        CONSIDER(stage_next_deadline());
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
         if (w->await_first)

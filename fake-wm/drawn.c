@@ -123,13 +123,60 @@ void drawn_collect(struct win *w)
     w->npending = 0;
 }
 
+/* --inject drawn-delay=MS: messages whose paint is done, sent MS ms later (the drawn time in them
+ * stays the paint's: only the message is late, the pixels are not) */
+struct delayed {
+    xcb_window_t win;
+    int64_t value;
+    xcb_timestamp_t server_time;
+    int64_t due;
+};
+static struct delayed delayed[MAX_SHOWN];
+static int delayed_head, ndelayed;
+
+static void delay_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_time)
+{
+    if (ndelayed == MAX_SHOWN) {
+        logmsg("window %u: too many drawn messages held back: value %lld sent at once (inject drawn-delay)", win,
+               (long long)value);
+        send_drawn(win, value, server_time, "after the paint");
+        return;
+    }
+    delayed[(delayed_head + ndelayed) % MAX_SHOWN] =
+        (struct delayed){.win = win, .value = value, .server_time = server_time,
+                         .due = now_us() + (int64_t)opt.drawn_delay_ms * 1000};
+    ndelayed++;
+    logmsg("window %u: drawn message for %lld held back %d ms after the paint (inject drawn-delay=%d)", win,
+           (long long)value, opt.drawn_delay_ms, opt.drawn_delay_ms);
+}
+
+void drawn_tick(int64_t now)
+{
+    while (ndelayed > 0 && now >= delayed[delayed_head].due) {
+        struct delayed d = delayed[delayed_head];
+        delayed_head = (delayed_head + 1) % MAX_SHOWN;
+        ndelayed--;
+        struct win *w = win_find(d.win);
+        if (w && !w->destroyed)
+            send_drawn(d.win, d.value, d.server_time, "after the paint and the drawn delay");
+    }
+}
+
+int64_t drawn_next_deadline(void)
+{
+    return ndelayed > 0 ? delayed[delayed_head].due : -1;
+}
+
 void drawn_paint_done(xcb_timestamp_t server_time)
 {
     for (int i = 0; i < nshown; i++) {
         struct win *w = win_find(shown[i].win);
         if (!w || w->destroyed)
             continue;
-        send_drawn(shown[i].win, shown[i].value, server_time, "after the paint");
+        if (opt.drawn_delay_ms)
+            delay_drawn(shown[i].win, shown[i].value, server_time);
+        else
+            send_drawn(shown[i].win, shown[i].value, server_time, "after the paint");
     }
     nshown = 0;
 }

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <xcb/xcb.h>
 #include <xcb/sync.h>
 #include <xcb/render.h>
@@ -33,6 +34,10 @@ struct options {
     bool compress;
     bool composite;
     bool verbose;
+    /* benchmark injections (injections.c), 0 = off */
+    int paint_delay_ms;
+    int drawn_delay_ms;
+    int compress_every;
 };
 extern struct options opt;
 
@@ -98,6 +103,11 @@ extern bool fault_on[F_COUNT];
 int fault_lookup(const char *name); /* index or -1 */
 void faults_list(void);             /* --list-faults */
 void faults_describe(char *buf, size_t n); /* "a,b" or "none" */
+
+/* ---- benchmark injections (injections.c): --inject NAME=VALUE, not clause faults ---- */
+bool injection_parse(const char *arg);          /* false: not one of them; exits 2 on a bad value */
+void injections_describe(char *buf, size_t n);  /* "paint-delay=50,..." or "none" */
+void injections_help(FILE *f);
 
 /* ---- variants (variants.c): the single table of allowed behaviours fake-wm can switch on ---- */
 enum variant_id {
@@ -211,6 +221,22 @@ struct follow {
 
 #define MAX_PENDING_DRAWN 64
 #define MAX_FENCES 64
+#define MAX_STAGED 16
+
+/* a copy of a window's contents on the compositor connection */
+struct frame {
+    xcb_pixmap_t pix;
+    xcb_render_picture_t pic;
+    uint16_t w, h;
+};
+
+/* a completed update's frame waiting to be shown (stage.c) */
+struct staged {
+    struct frame frame;
+    int64_t value;
+    int64_t release_at;
+    bool compressed;
+};
 
 struct configure_req {
     uint16_t mask;
@@ -265,6 +291,12 @@ struct win {
     int64_t defer_until;      /* delayed-others: its damage is shown from then on (0: not delayed) */
     int counter_changes;      /* fault hostile-wedges: changes of its counters seen */
     int queued_configures;    /* fault hostile-wedges: resizes queued behind its requests */
+
+    /* benchmark injections paint-delay, compress-every (stage.c) */
+    struct staged staged[MAX_STAGED];
+    int nstaged;
+    int64_t updates_completed; /* since the map */
+    bool show_released;        /* the next paint shows a released frame, not the live contents */
 
     /* fade-in (fade.c) */
     bool fade_pending;        /* mapped, the fade starts with its first paint */
@@ -381,6 +413,18 @@ void comp_tick(int64_t now);         /* paint if due */
 int64_t comp_next_deadline(void);
 int comp_fd(void);
 
+/* the snapshot of w's live contents into a new frame (the caller took care of fences) */
+bool comp_snapshot(struct win *w, struct frame *f);
+void comp_free_frame(struct frame *f);
+void comp_show_frame(struct win *w, struct frame *f); /* f becomes the saved copy (w owns it) */
+
+/* ---- staged frames (stage.c): paint-delay and compress-every ---- */
+bool stage_update(struct win *w, int64_t value, int64_t now); /* true: staged, shown later */
+bool stage_holding(const struct win *w);
+void stage_release_due(int64_t now);
+int64_t stage_next_deadline(void);
+void stage_forget(struct win *w);
+
 /* ---- fade-in (fade.c): the variant's opacity ramp of newly mapped windows ---- */
 void fade_window_mapped(struct win *w);
 void fade_window_unmapped(struct win *w);
@@ -396,6 +440,8 @@ void drawn_update_completed(struct win *w, int64_t value);
 void drawn_collect(struct win *w);
 /* the server has processed that paint (at server_time): send the messages */
 void drawn_paint_done(xcb_timestamp_t server_time);
+void drawn_tick(int64_t now);                   /* drawn-delay: send the messages that are due */
+int64_t drawn_next_deadline(void);
 void drawn_forget(struct win *w);
 
 /* ---- fences (fences.c) ---- */

@@ -97,7 +97,9 @@ static void usage(FILE *f)
             "  --inject FAULT       break one clause (repeatable; see --list-faults)\n"
             "  --list-variants      NAME<TAB>what it does<TAB>like which compositor, then exit\n"
             "  --list-faults        FAULT<TAB>CLAUSE<TAB>what goes wrong, then exit\n"
-            "  --verbose            log every event, with CLOCK_MONOTONIC microseconds\n");
+            "  --verbose            log every event, with CLOCK_MONOTONIC microseconds\n"
+            "benchmark injections (not clause faults, not in --list-faults):\n");
+    injections_help(f);
 }
 
 static void enable_variant(const char *name)
@@ -207,6 +209,8 @@ static void parse_options(int argc, char **argv)
             opt.verbose = true;
         } else if (strcmp(name, "--inject") == 0) {
             const char *f = NEXTVAL();
+            if (f && injection_parse(f))
+                continue;
             int k = f ? fault_lookup(f) : -1;
             if (k < 0) {
                 fprintf(stderr, "fake-wm: unknown fault '%s' for --inject (see --list-faults)\n", f ? f : "");
@@ -368,13 +372,14 @@ int main(int argc, char **argv)
     X.root = X.screen->root;
     intern_atoms();
 
-    char faults[1024], variants[1024];
+    char faults[1024], variants[1024], injected[256];
     faults_describe(faults, sizeof faults);
     variants_describe(variants, sizeof variants);
+    injections_describe(injected, sizeof injected);
     logmsg("starting: profile=%s refresh-hz=%d sync-timeout-ms=%d hold-timeout-ms=%d compress=%d composite=%d "
-           "variants=%s faults=%s",
+           "variants=%s faults=%s injections=%s",
            profile_name(opt.profile), opt.refresh_hz, opt.sync_timeout_ms, opt.hold_timeout_ms, opt.compress,
-           opt.composite, variants, faults);
+           opt.composite, variants, faults, injected);
 
     wm_start();
     if (opt.composite)

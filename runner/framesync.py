@@ -51,6 +51,8 @@ runner options (runner/framesync.py, what run-tests.sh runs):
   --spec FILE.xml     the spec author's report on a DocBook text of wm-spec instead of a run:
                       sentences, coverage, lint, profile diff, interop (--check, --results PATH,
                       --out DIR; see python3 -m spectools.cli --help)
+  --bench             benchmark the compositor(s) instead (--wm repeatable, --bench-time S);
+                      see --bench --help
 on a terminal a status line (done/total, failures, ETA) is shown on stderr.
 """
 
@@ -919,6 +921,9 @@ def main(argv):
     if any(a == "--spec" or a.startswith("--spec=") for a in argv):
         from spectools import cli  # the spec author's report: no run
         return cli.main(argv)
+    if "--bench" in argv:
+        from runner import bench  # the benchmark: bench.jsonl, bench.json, bench.html
+        return bench.main([a for a in argv if a != "--bench"])
     from runner import baseline  # --baseline, --update-baseline, --reruns, --matrix
     argv, gate = baseline.split_runner_args(argv)
     if gate.matrix:

@@ -1,0 +1,336 @@
+/* framesync-bench: one session of the benchmark: its own Xvfb and one compositor, then the cells
+ * given, one after another; rows appended to --out (JSON lines, bench/README.md).  The runner
+ * (runner/bench.py) calls it once per compositor and repetition, interleaving compositors, and
+ * makes the statistics and pictures. */
+#include "bench.h"
+#include "clock.h"
+#include "compositor-profile.h"
+#include "compositor.h"
+#include "proc.h"
+#include "xserver.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define EXIT_USAGE 2
+#define MAX_CELLS 64
+
+struct bench_opts bopt = {.cell_ms = 2000, .warmup_ms = 300, .frame_timeout_ms = 500, .settle_ms = 600,
+                          .late_ms = 2000.0 / 60.0, .run_id = ""};
+
+struct options {
+    char root[PATH_MAX];
+    const char *wm;
+    const char *ready;
+    const char *out;
+    const char *wm_log;
+    int wm_timeout_ms;
+    struct cellspec cells[MAX_CELLS];
+    int ncells;
+    struct compositor_profile profile;
+    int named;
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: framesync-bench [options] --out FILE.jsonl --cells CELL[,CELL...]\n"
+          "  --wm CMD           the compositor: a shell command line, a NAME of compositors/NAME.conf,\n"
+          "                     or `fake-wm [ARGS]` (the reference, --profile de-facto unless ARGS say);\n"
+          "                     default fake-wm\n"
+          "  --ready KIND       wm, cm, wm+cm or auto (default: the conf's, or auto)\n"
+          "  --cells LIST       cells to run in order, each WINDOWSxSIZE-RENDER-PACING-LOAD, e.g.\n"
+          "                     1x256-core-drawn-idle,4x256-gl-timer60-stress (SIZE: N or WxH)\n"
+          "  --out FILE         append the rows here (one JSON object a line)\n"
+          "  --run-id ID        written into every row (default empty)\n"
+          "  --cell-ms MS       measured time of each cell, after the warm-up (default 2000)\n"
+          "  --warmup-ms MS     frames begun before this are marked warmup (default 300)\n"
+          "  --frame-timeout-ms MS  a frame's drawn message or pixel is waited for this long (default 500)\n"
+          "  --settle-ms MS     after a cell's time: how long its last frames may take (default 600)\n"
+          "  --late-ms MS       even->pixel above this is `late` (default 33.333: two 60 Hz refreshes, so\n"
+          "                     the frame missed a refresh it could have made)\n"
+          "  --wm-timeout MS    how long the compositor may take to become ready (default 15000)\n"
+          "  --wm-log FILE      the compositor's output (default: discarded)\n"
+          "exit status: 0 every cell ran, 1 a cell could not run, 2 usage error, 128+N on signal N\n",
+          f);
+}
+
+static int parse_ms(const char *name, const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || end == s || !(v >= lo && v <= hi)) {
+        fprintf(stderr, "framesync-bench: %s takes milliseconds from %g to %g, not `%s`\n", name, lo, hi, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_cells(struct options *o, const char *list)
+{
+    char *copy = strdup(list), *save = NULL;
+    int rc = 0;
+    for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+        char err[512];
+        if (o->ncells == MAX_CELLS) {
+            fprintf(stderr, "framesync-bench: at most %d cells a session\n", MAX_CELLS);
+            rc = -1;
+        } else if (cellspec_parse(t, &o->cells[o->ncells], err, sizeof err) < 0) {
+            fprintf(stderr, "framesync-bench: %s\n", err);
+            rc = -1;
+        } else {
+            o->ncells++;
+        }
+    }
+    free(copy);
+    return rc;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    static const struct option longopts[] = {
+        {"wm", required_argument, 0, 'w'},          {"ready", required_argument, 0, 'r'},
+        {"cells", required_argument, 0, 'c'},       {"out", required_argument, 0, 'o'},
+        {"run-id", required_argument, 0, 'i'},      {"cell-ms", required_argument, 0, 'm'},
+        {"warmup-ms", required_argument, 0, 'W'},   {"frame-timeout-ms", required_argument, 0, 'f'},
+        {"settle-ms", required_argument, 0, 's'},   {"late-ms", required_argument, 0, 'l'},
+        {"wm-timeout", required_argument, 0, 'T'},  {"wm-log", required_argument, 0, 'L'},
+        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+    opterr = 0;
+    int ch;
+    double v;
+    while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'w': o->wm = optarg; break;
+        case 'r': {
+            enum ready_kind k;
+            if (parse_ready_kind(optarg, &k) < 0) {
+                fprintf(stderr, "framesync-bench: --ready takes wm, cm, wm+cm or auto, not `%s`\n", optarg);
+                return -1;
+            }
+            o->ready = optarg;
+            break;
+        }
+        case 'c':
+            if (parse_cells(o, optarg) < 0)
+                return -1;
+            break;
+        case 'o': o->out = optarg; break;
+        case 'i': bopt.run_id = optarg; break;
+        case 'm': if (parse_ms("--cell-ms", optarg, 1, 3600000, &bopt.cell_ms) < 0) return -1; break;
+        case 'W': if (parse_ms("--warmup-ms", optarg, 0, 600000, &bopt.warmup_ms) < 0) return -1; break;
+        case 'f': if (parse_ms("--frame-timeout-ms", optarg, 1, 600000, &bopt.frame_timeout_ms) < 0) return -1; break;
+        case 's': if (parse_ms("--settle-ms", optarg, 0, 600000, &bopt.settle_ms) < 0) return -1; break;
+        case 'l': if (parse_ms("--late-ms", optarg, 0.001, 600000, &bopt.late_ms) < 0) return -1; break;
+        case 'T':
+            if (parse_ms("--wm-timeout", optarg, 1, 600000, &v) < 0)
+                return -1;
+            o->wm_timeout_ms = (int)v;
+            break;
+        case 'L': o->wm_log = optarg; break;
+        case 'h': usage(stdout); exit(0);
+        default:
+            if (optopt)
+                fprintf(stderr, "framesync-bench: option -%c needs a value or is unknown; see --help\n", optopt);
+            else
+                fprintf(stderr, "framesync-bench: unknown option `%s`; see --help\n", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "framesync-bench: unexpected argument `%s`; see --help\n", argv[optind]);
+        return -1;
+    }
+    if (!o->out || !o->ncells) {
+        fprintf(stderr, "framesync-bench: --out and --cells are required; see --help\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* `fake-wm [ARGS]` (or nothing) is the reference compositor built next to us, in the de-facto
+ * profile (drawn messages with timestamps, and timings, like mutter) unless ARGS name one */
+static void resolve_wm(struct options *o, char *cmd, size_t len)
+{
+    const char *wm = o->wm ? o->wm : "fake-wm";
+    if (!strncmp(wm, "fake-wm", 7) && (wm[7] == 0 || wm[7] == ' ')) {
+        const char *args = wm + 7;
+        snprintf(cmd, len, "exec '%s/fake-wm/fake-wm'%s%s", o->root, strstr(args, "--profile") ? "" : " --profile de-facto",
+                 args);
+        return;
+    }
+    o->named = compositor_profile_lookup(o->root, wm, &o->profile);
+    snprintf(cmd, len, "%s", o->named > 0 ? o->profile.command : wm);
+    if (o->named > 0 && !o->ready)
+        o->ready = o->profile.ready;
+}
+
+/* ---- the session ---- */
+static struct xserver xs;
+static struct compositor wm;
+static bool wm_running;
+static char tmp_dir[PATH_MAX];
+
+const char *bench_should_stop(void)
+{
+    proc_handle_signals();
+    if (proc_interrupted())
+        return "interrupted";
+    if (wm_running && !compositor_alive(&wm))
+        return "compositor exited";
+    return NULL;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void cleanup(void)
+{
+    if (wm_running)
+        compositor_stop(&wm);
+    wm_running = false;
+    xserver_stop(&xs);
+    proc_kill_all();
+    if (tmp_dir[0])
+        nftw(tmp_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void write_session_row(FILE *rows, const char *given)
+{
+    struct row r;
+    row_begin(&r, rows, "session");
+    row_str(&r, "wm", given);
+    row_str(&r, "command", wm.command);
+    row_str(&r, "wm_name", wm.wm_name);
+    row_bool(&r, "composites", wm.cm_owner != 0);
+    row_num(&r, "ready_ms", (double)(wm.ready_us - wm.start_us) / 1000.0);
+    char list[4096] = "[";
+    for (int i = 0; i < wm.nsupported; i++) {
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s\"%s\"", i ? "," : "", wm.supported[i]);
+    }
+    strncat(list, "]", sizeof list - strlen(list) - 1);
+    row_raw(&r, "supported", list);
+    row_end(&r);
+}
+
+static void write_error_row(FILE *rows, const struct cellspec *c, const char *err)
+{
+    struct row r;
+    row_begin(&r, rows, "error");
+    row_str(&r, "cell", c ? c->name : "");
+    row_str(&r, "error", err);
+    row_end(&r);
+}
+
+static int start_session(struct options *o, const char *cmd, char *err, size_t errlen)
+{
+    snprintf(tmp_dir, sizeof tmp_dir, "%s/framesync-bench-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmp_dir)) {
+        tmp_dir[0] = 0;
+        snprintf(err, errlen, "cannot create a private temp dir: %s", strerror(errno));
+        return -1;
+    }
+    if (proc_init(tmp_dir) < 0) {
+        snprintf(err, errlen, "cannot set up process handling: %s", strerror(errno));
+        return -1;
+    }
+    if (xserver_start(&xs, tmp_dir, 10000, err, errlen) < 0)
+        return -1;
+    enum ready_kind ready = READY_AUTO;
+    if (o->ready)
+        parse_ready_kind(o->ready, &ready);
+    wm.env = compositor_profile_env(o->named > 0 ? &o->profile : NULL, o->root, tmp_dir);
+    char log[PATH_MAX];
+    snprintf(log, sizeof log, "%s", o->wm_log ? o->wm_log : "/dev/null");
+    if (compositor_start(&wm, &xs, cmd, ready, log, o->wm_timeout_ms, err, errlen) < 0) {
+        compositor_stop(&wm);
+        return -1;
+    }
+    wm_running = true;
+    return 0;
+}
+
+static void progress(const struct cellspec *c, const struct cell_result *r)
+{
+    fprintf(stderr, "framesync-bench: %s: %d frames in %.0f ms (paced on %s, ended by %s)\n", c->name, r->frames,
+            r->wall_ms, r->paced_on, r->ended_by);
+}
+
+static int run_cells(struct options *o, FILE *rows)
+{
+    char err[1024];
+    struct client *cl = client_open(err, sizeof err);
+    if (!cl) {
+        write_error_row(rows, NULL, err);
+        fprintf(stderr, "framesync-bench: %s\n", err);
+        return 1;
+    }
+    int failed = 0;
+    for (int i = 0; i < o->ncells && !bench_should_stop(); i++) {
+        struct cell_result res = {0};
+        if (cell_run(&o->cells[i], cl, rows, &res, err, sizeof err) < 0) {
+            write_error_row(rows, &o->cells[i], err);
+            fprintf(stderr, "framesync-bench: %s: %s\n", o->cells[i].name, err);
+            failed = 1;
+            continue;
+        }
+        progress(&o->cells[i], &res);
+    }
+    client_close(cl);
+    return failed;
+}
+
+static void find_root(char *root, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    snprintf(root, len, "%s", dirname(dirname(exe))); /* <root>/bench/framesync-bench */
+}
+
+int main(int argc, char **argv)
+{
+    struct options o = {.wm_timeout_ms = 15000};
+    find_root(o.root, sizeof o.root);
+    if (parse_options(argc, argv, &o) < 0)
+        return EXIT_USAGE;
+    char cmd[2048];
+    resolve_wm(&o, cmd, sizeof cmd);
+    if (o.named < 0)
+        return EXIT_USAGE;
+    FILE *rows = fopen(o.out, "ae");
+    if (!rows) {
+        fprintf(stderr, "framesync-bench: cannot append to %s: %s\n", o.out, strerror(errno));
+        return EXIT_USAGE;
+    }
+    char err[3000];
+    int rc;
+    if (start_session(&o, cmd, err, sizeof err) < 0) {
+        write_error_row(rows, NULL, err);
+        fprintf(stderr, "framesync-bench: %s\n", err);
+        rc = proc_interrupted() ? 128 + proc_interrupted() : 1;
+    } else {
+        write_session_row(rows, o.wm ? o.wm : "fake-wm");
+        rc = run_cells(&o, rows);
+        if (proc_interrupted())
+            rc = 128 + proc_interrupted();
+    }
+    cleanup();
+    fclose(rows);
+    return rc;
+}

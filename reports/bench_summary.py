@@ -1,0 +1,194 @@
+"""From bench.jsonl (the rows framesync-bench appends) to the summaries of bench.json: one entry
+per run (a compositor, a cell, a repetition) and one per cell and compositor (the median of the
+run medians, the run-to-run variation, the ratios to the first compositor with bootstrap
+intervals).  Standard library only; also a command:
+
+    python3 -m reports.bench_summary OUT/bench.jsonl    # prints the cell table
+"""
+import json
+import sys
+
+from reports import bench_stats as bs
+
+NOISY_VARIATION = 0.03   # run-to-run variation of p50 (SD / mean) from which a cell is noisy
+RATIO_FIGURES = ("even_to_pixel_p50_ms", "even_to_drawn_p50_ms", "fps")
+
+
+def read_rows(path):
+    """The rows of a bench.jsonl; a line cut short by an interruption is skipped."""
+    rows = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    rows.append(json.loads(line))
+                except ValueError:
+                    continue
+    except FileNotFoundError:
+        pass
+    return rows
+
+
+def parse_run_id(run_id):
+    """'w1-r3' -> (1, 3): the compositor's index in --wm and the repetition."""
+    try:
+        w, r = run_id.split("-")
+        return int(w[1:]), int(r[1:])
+    except (ValueError, AttributeError):
+        return None, None
+
+
+def group_runs(rows):
+    """{(run id, cell): {"cell": row, "end": row, "frames": [measured frame rows]}} and the
+    session rows by run id, in the order they were written."""
+    runs, sessions, errors = {}, {}, []
+    for r in rows:
+        kind = r.get("kind")
+        if kind == "session":
+            sessions[r["run"]] = r
+        elif kind == "error":
+            errors.append(r)
+        elif kind in ("cell", "cell-end", "frame"):
+            g = runs.setdefault((r["run"], r["cell"]), {"cell": None, "end": None, "frames": []})
+            if kind == "cell":
+                g["cell"] = r
+            elif kind == "cell-end":
+                g["end"] = r
+            elif not r.get("warmup"):
+                g["frames"].append(r)
+    return runs, sessions, errors
+
+
+def run_entries(rows, wms):
+    """One entry per finished run of a cell (bench.json `runs`)."""
+    runs, sessions, _ = group_runs(rows)
+    out = []
+    for (run_id, cell), g in runs.items():
+        if not g["cell"] or not g["end"]:
+            continue  # interrupted before the cell ended: its frames are in bench.jsonl only
+        wm_index, rep = parse_run_id(run_id)
+        session = sessions.get(run_id, {})
+        c = g["cell"]
+        entry = {
+            "wm": wms[wm_index] if wm_index is not None and wm_index < len(wms) else session.get("wm"),
+            "wm_index": wm_index,
+            "wm_command": session.get("command"),
+            "wm_name": session.get("wm_name"),
+            "scenario": cell,
+            "windows": c["windows"],
+            "width": c["width"],
+            "height": c["height"],
+            "render": c["render"],
+            "pacing": c["pacing"],
+            "load": c["load"],
+            "rep": rep,
+            "run": run_id,
+            "paced_on": g["end"]["paced_on"],
+            "ended_by": g["end"]["ended_by"],
+            "wall_ms": g["end"]["wall_ms"],
+            "drawn_advertised": c.get("drawn_advertised"),
+        }
+        entry.update(bs.run_figures(g["frames"], g["end"]))
+        out.append(entry)
+    return out
+
+
+def p50_of(summary):
+    return summary["p50"] if summary else None
+
+
+def run_values(runs, figure):
+    """The per-run values of one figure: p50s of latency summaries, or fps."""
+    if figure == "fps":
+        return [r["fps"] for r in runs if r["fps"] is not None]
+    key = figure.replace("_p50_ms", "_ms")
+    return [p50_of(r[key]) for r in runs if p50_of(r[key]) is not None]
+
+
+def cell_entries(run_list):
+    """One entry per (cell, compositor): medians of the run medians, variation, noisy, and the
+    ratios to the first compositor (index 0) with bootstrap 95 % intervals over the runs."""
+    by = {}
+    for r in run_list:
+        by.setdefault((r["scenario"], r["wm_index"]), []).append(r)
+    cells = []
+    for (scenario, wi), runs in by.items():
+        e2p = run_values(runs, "even_to_pixel_p50_ms")
+        entry = {
+            "scenario": scenario, "wm": runs[0]["wm"], "wm_index": wi, "reps": len(runs),
+            "windows": runs[0]["windows"], "width": runs[0]["width"], "height": runs[0]["height"],
+            "render": runs[0]["render"], "pacing": runs[0]["pacing"], "load": runs[0]["load"],
+            "paced_on": sorted({r["paced_on"] for r in runs}),
+            "p50_variation": round(bs.variation(e2p), 4),
+            "noisy": bs.variation(e2p) >= NOISY_VARIATION,
+            "outcomes": {o: sum(r["outcomes"].get(o, 0) for r in runs) for o in bs.OUTCOMES},
+        }
+        for fig in RATIO_FIGURES:
+            vals = run_values(runs, fig)
+            entry[fig] = round(bs.median(vals), 4) if vals else None
+        for fig in ("interval_sd_ms", "worst_1s_drop_share"):
+            vals = [r[fig] for r in runs if r[fig] is not None]
+            entry[fig] = round(bs.median(vals), 4) if vals else None
+        entry["stutters"] = sum(r["stutters"] for r in runs)
+        skews = [p50_of(r["skew_ms"]) for r in runs if r["skew_ms"]]
+        entry["skew_p50_ms"] = round(bs.median(skews), 4) if skews else None
+        cells.append(entry)
+    add_ratios(cells, by)
+    cells.sort(key=lambda c: (c["scenario"], c["wm_index"]))
+    return cells
+
+
+def add_ratios(cells, by):
+    for c in cells:
+        base = by.get((c["scenario"], 0))
+        c["ratio_to_first"] = {}
+        if not base or c["wm_index"] == 0:
+            continue  # the first compositor is what the others are compared with
+        mine = by[(c["scenario"], c["wm_index"])]
+        for fig in RATIO_FIGURES:
+            r = bs.bootstrap_ratio(run_values(base, fig), run_values(mine, fig))
+            c["ratio_to_first"][fig] = None if r is None else {
+                "ratio": round(r[0], 4), "lo": round(r[1], 4), "hi": round(r[2], 4)}
+
+
+def noisy_scenarios(run_list, max_reps):
+    """The cells whose p50 varies by NOISY_VARIATION or more from run to run for some compositor,
+    and that have had fewer than max_reps runs: those get another repetition."""
+    by = {}
+    for r in run_list:
+        by.setdefault((r["scenario"], r["wm_index"]), []).append(r)
+    out = set()
+    for (scenario, _), runs in by.items():
+        if len(runs) < max_reps and bs.variation(run_values(runs, "even_to_pixel_p50_ms")) >= NOISY_VARIATION:
+            out.add(scenario)
+    return out
+
+
+def fmt(x, digits=2):
+    return "-" if x is None else ("%.*f" % (digits, x))
+
+
+def print_table(cells, wms, out=sys.stdout):
+    out.write("%-30s %-22s %4s %9s %9s %8s %16s %s\n" % (
+        "cell", "compositor", "reps", "e2pix p50", "e2drw p50", "fps", "e2pix ratio [95%]", ""))
+    for c in cells:
+        r = c["ratio_to_first"].get("even_to_pixel_p50_ms")
+        ratio = "-" if not r else "%.2f [%.2f,%.2f]" % (r["ratio"], r["lo"], r["hi"])
+        label = wms[c["wm_index"]] if c["wm_index"] is not None and c["wm_index"] < len(wms) else c["wm"]
+        out.write("%-30s %-22s %4d %9s %9s %8s %16s %s\n" % (
+            c["scenario"], label[:22], c["reps"], fmt(c["even_to_pixel_p50_ms"]), fmt(c["even_to_drawn_p50_ms"]),
+            fmt(c["fps"], 1), ratio, "noisy" if c["noisy"] else ""))
+
+
+def main(argv):
+    if len(argv) != 1:
+        sys.stderr.write("usage: python3 -m reports.bench_summary OUT/bench.jsonl\n")
+        return 2
+    rows = read_rows(argv[0])
+    runs = run_entries(rows, [])
+    print_table(cell_entries(runs), [])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""make bench-check: the proof that the benchmark measures what it says, against fake-wm given
+known delays (fake-wm/README.md, "Benchmark injections").  Each check prints what it measured;
+the exit status is 1 when any check fails.
+
+  paint-delay    a sweep over 0, 2, 5, 10, 20, 50 ms reads each delay within max(0.5 ms, 5 %),
+                 with slope 1 +- 0.05 and R^2 above 0.99 (fake-wm repainting at once: --refresh-hz 1000;
+                 frames on a 60 Hz timer)
+  drawn-delay    20 ms moves even->drawn by 20 ms and leaves even->pixel where it was
+  compress       compress-every=4 shows exactly 1/4 of the frames compressed
+  deadline       a compositor that sends no drawn messages (not advertised; advertised but never
+                 sent) ends its cell at the cell's deadline, paced on the pixel
+  self           fake-wm against itself, through ./run-tests.sh --bench: every ratio's 95 %
+                 interval contains 1, and bench.json keeps its contract
+  input          bad options are refused with a message (exit 2)
+  interrupt      SIGINT keeps what was measured (bench.jsonl rows, bench.json marked interrupted)
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from reports import bench_stats as bs  # noqa: E402
+from reports import bench_summary  # noqa: E402
+
+BENCH = os.path.join(ROOT, "bench", "framesync-bench")
+RUNNER = [sys.executable, os.path.join(ROOT, "runner", "framesync.py"), "--bench"]
+CELL = "1x256-core-drawn-idle"
+# the known delays are read with frames on a 60 Hz timer: the client's pace does not depend on
+# the delay, so every delay meets fake-wm in the same state (with drawn pacing, a 0 ms delay would
+# meet the 1 ms refresh limit of the frame just painted, and read high)
+TIMED = "1x256-core-timer60-idle"
+IMMEDIATE = "fake-wm --refresh-hz 1000"   # repaints as soon as an update is released
+SWEEP_MS = (0, 2, 5, 10, 20, 50)
+
+failures = []
+
+
+def check(name, ok, detail):
+    print("%-4s %-12s %s" % ("ok" if ok else "FAIL", name, detail))
+    sys.stdout.flush()
+    if not ok:
+        failures.append(name)
+
+
+def session(tmp, wm, cells, cell_ms=800, extra=()):
+    """One framesync-bench session; returns its rows grouped per cell: {cell: group}."""
+    path = os.path.join(tmp, "rows-%d.jsonl" % len(os.listdir(tmp)))
+    cmd = [BENCH, "--wm", wm, "--cells", ",".join(cells), "--out", path, "--run-id", "w0-r0",
+           "--cell-ms", str(cell_ms)] + list(extra)
+    rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=120)
+    if rc.returncode != 0:
+        raise RuntimeError("%s exited %d: %s" % (" ".join(cmd), rc.returncode, rc.stderr.strip()))
+    runs, _, _ = bench_summary.group_runs(bench_summary.read_rows(path))
+    return {cell: g for (_, cell), g in runs.items()}
+
+
+def p50(group, what):
+    return bs.median([f[what] for f in group["frames"] if f.get(what) is not None])
+
+
+def within(read, want):
+    return abs(read - want) <= max(0.5, 0.05 * want)
+
+
+def paint_delay_sweep(tmp):
+    """Two passes, up and down, so a change of the machine's load during the sweep moves every
+    delay alike; each delay's latency is the mean of its two p50s."""
+    p50s = {d: [] for d in SWEEP_MS}
+    for d in list(SWEEP_MS) + list(reversed(SWEEP_MS)):
+        g = session(tmp, "%s --inject paint-delay=%d" % (IMMEDIATE, d), [TIMED], cell_ms=1000)[TIMED]
+        p50s[d].append(p50(g, "even_to_pixel"))
+    latency = {d: sum(v) / len(v) for d, v in p50s.items()}
+    base = latency[0]
+    for d in SWEEP_MS[1:]:
+        read = latency[d] - base
+        check("paint-delay", within(read, d), "%2d ms read as %.3f ms (p50s %s - baseline %.3f)" % (
+            d, read, "/".join("%.3f" % v for v in p50s[d]), base))
+    slope, intercept, r2 = bs.linear_fit(list(SWEEP_MS), [latency[d] for d in SWEEP_MS])
+    check("paint-delay", abs(slope - 1) <= 0.05 and r2 > 0.99,
+          "slope %.4f (1 +- 0.05), intercept %.3f ms, R^2 %.5f (> 0.99)" % (slope, intercept, r2))
+
+
+def drawn_delay(tmp):
+    plain = session(tmp, IMMEDIATE, [TIMED], cell_ms=1000)[TIMED]
+    late = session(tmp, IMMEDIATE + " --inject drawn-delay=20", [TIMED], cell_ms=1000)[TIMED]
+    d_drawn = p50(late, "even_to_drawn") - p50(plain, "even_to_drawn")
+    d_pixel = p50(late, "even_to_pixel") - p50(plain, "even_to_pixel")
+    check("drawn-delay", within(d_drawn, 20), "even->drawn moved by %.3f ms (20 ms injected)" % d_drawn)
+    check("drawn-delay", abs(d_pixel) <= 0.5, "even->pixel moved by %.3f ms (within 0.5 ms of none)" % d_pixel)
+
+
+def compress(tmp, k=4):
+    g = session(tmp, IMMEDIATE + " --inject compress-every=%d" % k, [TIMED], cell_ms=1500)[TIMED]
+    n = len(g["frames"])
+    counts = bs.run_figures(g["frames"], g["end"])["outcomes"]
+    ok = abs(counts["compressed"] - n / k) <= 1 and counts["never-shown"] <= 1 and n >= 40
+    check("compress", ok, "%d of %d frames compressed (1/%d: %.1f), outcomes %s" % (
+        counts["compressed"], n, k, n / k, counts))
+
+
+def deadline(tmp):
+    cell_ms, warmup_ms, settle_ms = 1000, 300, 600
+    bound = warmup_ms + cell_ms + settle_ms + 150
+    for wm in ("fake-wm --variant no-drawn", "fake-wm --inject advertised-not-sent"):
+        t = time.monotonic()
+        g = session(tmp, wm, [CELL], cell_ms=cell_ms)[CELL]
+        wall = (time.monotonic() - t) * 1000
+        e = g["end"]
+        drawn = [f for f in g["frames"] if f.get("drawn") is not None]
+        # the cell's clock starts when its window is first seen on screen
+        took = e["wall_ms"] - e["shown_after_ms"]
+        ok = (e["ended_by"] == "deadline" and took <= bound and e["paced_on"] == "pixel" and not drawn
+              and len(g["frames"]) > 10)
+        check("deadline", ok, "%s: cell ended by %s %.0f ms after its window showed (bound %d; session %.0f ms), "
+              "paced on %s, %d frames, %d with a drawn message" % (wm, e["ended_by"], took, bound, wall,
+                                                                   e["paced_on"], len(g["frames"]), len(drawn)))
+
+
+def self_vs_self(tmp):
+    out = os.path.join(tmp, "self")
+    cmd = RUNNER + ["--wm", "fake-wm", "--wm", "fake-wm", "--bench-cells", CELL, "--bench-reps", "5",
+                    "--bench-time", "10", "--out", out]
+    rc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+    if rc.returncode != 0:
+        check("self", False, "the runner exited %d: %s" % (rc.returncode, rc.stderr.strip()[-500:]))
+        return
+    doc = json.load(open(os.path.join(out, "bench.json")))
+    for c in doc["cells"]:
+        if c["wm_index"] != 1:
+            continue
+        for fig, r in sorted(c["ratio_to_first"].items()):
+            if r:
+                check("self", r["lo"] <= 1 <= r["hi"], "%s %s: ratio %.4f, 95 %% interval [%.4f, %.4f]" % (
+                    c["scenario"], fig, r["ratio"], r["lo"], r["hi"]))
+    contract = len(doc["runs"]) >= 10 and all(
+        {"wm", "scenario", "windows", "even_to_pixel_ms", "even_to_drawn_ms", "fps"} <= set(r)
+        and {"n", "p50", "p95", "p99"} <= set(r["even_to_pixel_ms"] or {})
+        and (r["even_to_drawn_ms"] is None or {"n", "p50", "p95", "p99"} <= set(r["even_to_drawn_ms"]))
+        for r in doc["runs"])
+    check("self", contract and os.path.exists(os.path.join(out, "bench.html")),
+          "bench.json: %d runs with wm, scenario, windows, even_to_pixel_ms/even_to_drawn_ms {n,p50,p95,p99}, "
+          "fps; bench.html written" % len(doc["runs"]))
+
+
+def bad_input(tmp):
+    for args, says in ((["--bench-time", "abc"], "--bench-time"), (["--bench-time", "0"], "--bench-time"),
+                       (["--bench-cells", "3x-core"], "WINDOWSxSIZE"), (["--frobnicate"], "unrecognized")):
+        rc = subprocess.run(RUNNER + args + ["--out", os.path.join(tmp, "bad")], capture_output=True, text=True,
+                            timeout=60)
+        check("input", rc.returncode == 2 and says in rc.stderr, "%s -> exit %d: %s" % (
+            " ".join(args), rc.returncode, rc.stderr.strip().splitlines()[-1] if rc.stderr.strip() else ""))
+
+
+def interrupt(tmp):
+    out = os.path.join(tmp, "interrupted")
+    p = subprocess.Popen(RUNNER + ["--bench-cells", CELL, "--bench-time", "20", "--out", out],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    jsonl = os.path.join(out, "bench.jsonl")
+    # off a terminal the runner reports each cell run as a line: interrupt after the first
+    first = p.stderr.readline()
+    p.send_signal(signal.SIGINT)
+    rc = p.wait(timeout=60)
+    rows = bench_summary.read_rows(jsonl)
+    frames = sum(1 for r in rows if r.get("kind") == "frame")
+    doc = json.load(open(os.path.join(out, "bench.json"))) if os.path.exists(os.path.join(out, "bench.json")) else {}
+    check("interrupt", rc == 130 and frames >= 20 and doc.get("interrupted") is True,
+          "after `%s`: exit %d, %d frame rows kept, bench.json interrupted=%s" % (
+              first.strip(), rc, frames, doc.get("interrupted")))
+
+
+def main():
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="framesync-bench-check-") as tmp:
+        for step in (paint_delay_sweep, drawn_delay, compress, deadline, self_vs_self, bad_input, interrupt):
+            sub = os.path.join(tmp, step.__name__)
+            os.makedirs(sub)
+            try:
+                step(sub)
+            except Exception as e:  # one broken step must not hide the others' results
+                check(step.__name__, False, "%s: %s" % (type(e).__name__, e))
+    print("bench-check: %s in %.0f s" % ("all checks passed" if not failures else
+                                        "%d failed (%s)" % (len(failures), ", ".join(sorted(set(failures)))),
+                                        time.monotonic() - start))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
