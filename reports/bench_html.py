@@ -165,17 +165,21 @@ def frames_by(rows, cell):
     return out
 
 
+PER_FRAME_MAX = 180   # 3 s at 60 Hz: a compositor that shows thousands of frames a second (picom
+                      # paints on damage) would otherwise squash every other one into the left edge
+
+
 def latency_per_frame(doc, rows, cell):
     runs = frames_by(rows, cell)
     firsts = {}
     for (wi, rep), fr in sorted(runs.items(), key=lambda kv: (kv[0][0], kv[0][1])):
-        firsts.setdefault(wi, fr)
+        firsts.setdefault(wi, fr[:PER_FRAME_MAX])
     ys = [f["even_to_pixel"] for fr in firsts.values() for f in fr if f.get("even_to_pixel") is not None]
     if not ys:
         return ""
     top = bs.percentile(sorted(ys), 99.5) * 1.15
     xmax = max(len(fr) for fr in firsts.values())
-    ch = Chart((0, max(xmax, 2)), (0, top), "frame (in order, first repetition)", "even → pixel (ms)")
+    ch = Chart((0, max(xmax, 2)), (0, top), "frame (in order, first repetition, at most %d)" % PER_FRAME_MAX, "even → pixel (ms)")
     for wi, fr in sorted(firsts.items()):
         pts = [(i, f["even_to_pixel"]) for i, f in enumerate(fr) if f.get("even_to_pixel") is not None]
         ch.points(pts, colour(wi), r=1.6)
@@ -397,6 +401,11 @@ def write(doc, rows, path):
     if head_cell:
         parts += [latency_per_frame(doc, rows, head_cell), cdf(doc, rows, head_cell),
                   interval_histogram(doc, rows, head_cell)]
+    # frames on a 60 Hz timer show how each compositor paces: a free-running frame clock gives a
+    # latency set by the phase of the client's timer (flat within a run, different between runs)
+    timer_cells = [c for c in doc["cells_run"] if "-timer60-" in c and c != head_cell][:1]
+    for c in timer_cells:
+        parts += [latency_per_frame(doc, rows, c), cdf(doc, rows, c)]
     if len(count_cells) > 1:
         parts.append(scaling(doc, count_cells, lambda r: r["windows"], "windows (256×256, never overlapping)",
                              "Latency against the number of windows", x_log=True))
@@ -412,7 +421,7 @@ def write(doc, rows, path):
 
 
 def main(argv):
-    if len(argv) != 1:
+    if len(argv) != 1 or argv[0] in ("-h", "--help"):
         sys.stderr.write("usage: python3 -m reports.bench_html OUT/bench.json\n")
         return 2
     with open(argv[0], encoding="utf-8") as f:
