@@ -19,14 +19,16 @@ HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c))
 HARNESS_OBJ  := $(HARNESS_SRC:.c=.o)
 CLIENT_SRC   := $(wildcard fake-clients/*.c)
 WM_SRC       := $(wildcard fake-wm/*.c)
+WATCH_SRC    := $(wildcard watch/*.c)
+APP_SRC      := $(wildcard fake-app/*.c)
 UNIT_SRC     := $(wildcard harness/tests/test_*.c)
 UNIT_BIN     := $(UNIT_SRC:.c=)
 
-BINS = harness/framesync fake-clients/fake-client fake-wm/fake-wm
+BINS = harness/framesync fake-clients/fake-client fake-wm/fake-wm watch/client-watch fake-app/fake-app
 
 all: $(BINS)
 
-%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/*.h)
+%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/*.h watch/*.h)
 	$(CC) $(CFLAGS) $(X_CFLAGS) -c -o $@ $<
 
 harness/framesync: harness/main.o $(HARNESS_OBJ)
@@ -36,6 +38,14 @@ fake-clients/fake-client: $(CLIENT_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 
 fake-wm/fake-wm: $(WM_SRC:.c=.o)
+	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
+
+# the observer of a real application under test (--client, cases/client/)
+watch/client-watch: $(WATCH_SRC:.c=.o)
+	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
+
+# the self-driven application the client cases are proven with (tests/client-selftest.sh)
+fake-app/fake-app: $(APP_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 
 harness/tests/test_%: harness/tests/test_%.o $(HARNESS_OBJ)
@@ -117,6 +127,12 @@ $(ASAN_DIR)/fake-clients/fake-client: $(CLIENT_SRC:%.c=$(ASAN_DIR)/%.o)
 $(ASAN_DIR)/fake-wm/fake-wm: $(WM_SRC:%.c=$(ASAN_DIR)/%.o)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
 
+$(ASAN_DIR)/watch/client-watch: $(WATCH_SRC:%.c=$(ASAN_DIR)/%.o)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
+
+$(ASAN_DIR)/fake-app/fake-app: $(APP_SRC:%.c=$(ASAN_DIR)/%.o)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
+
 asan: $(ASAN_BINS)
 	@rm -rf $(ASAN_DIR)/logs; mkdir -p $(ASAN_DIR)/logs
 	@rc=0; ASAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/asan:detect_leaks=1:abort_on_error=0 \
@@ -161,7 +177,7 @@ matrix: all
 
 clean:
 	rm -rf build
-	rm -f $(BINS) $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o
+	rm -f $(BINS) $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o watch/*.o fake-app/*.o
 
 .PHONY: all unit selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress
 .SECONDARY:

@@ -448,7 +448,13 @@ static bool run_step(struct ctx *c, const struct step *st)
         return true;
     }
     case STEP_CLIENT:
-        if (session_add_client(c->s, st->source, bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err) == 0)
+        if (st->command && !strcmp(st->command, "under-test") && !c->env->watch_binary) {
+            decide(c, VERDICT_SKIP, st, "no client under test: this case tests an application (run it with --client)");
+            return false;
+        }
+        if (session_add_client_binary(c->s, st->source,
+                                      st->command && *st->command ? c->env->watch_binary : c->s->client_binary,
+                                      bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err) == 0)
             return true;
         if (watchdog_fired(c, st))
             return false;
