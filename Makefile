@@ -1,7 +1,8 @@
 # framesync: build everything that speaks X (C11), run unit tests and the self-test.
 #   make            build harness, fake client, fake-wm
 #   make check      unit tests (cmocka), fuzz regressions, self-test against fake-wm (every profile,
-#                   every fault), leftovers, isolation, Python tests, the suite under ASan/UBSan
+#                   every fault), the client cases against fake-app and its faults, leftovers,
+#                   isolation, Python tests, the suite under ASan/UBSan
 #   make matrix     the suite against every installed real compositor (compositors/), gated by
 #                   baselines/; writes reports/matrix.md and .html (slow; not part of check)
 #   make clean
@@ -56,6 +57,10 @@ unit: $(UNIT_BIN)
 
 selftest: all
 	./tests/selftest.sh
+
+# the client cases (cases/client/) proven both ways against fake-app and its faults (< 1 min)
+client-selftest: all
+	python3 tests/client_selftest.py
 
 # misbehaving compositors for the harness's own tests (crash, hang, grab, never ready)
 tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c
@@ -170,7 +175,7 @@ pytest-unit: all
 check:
 	tools/install-deps.sh
 	$(MAKE) all
-	$(MAKE) unit fuzz-replay selftest leftovers isolation pytest-unit asan
+	$(MAKE) unit fuzz-replay selftest client-selftest leftovers isolation pytest-unit asan
 
 matrix: all
 	python3 -m runner.matrix $(MATRIX_FLAGS)
@@ -179,5 +184,5 @@ clean:
 	rm -rf build
 	rm -f $(BINS) $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o watch/*.o fake-app/*.o
 
-.PHONY: all unit selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress
+.PHONY: all unit selftest client-selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress
 .SECONDARY:

@@ -9,7 +9,8 @@
  * counters (and fences) before the map, maps it with the second counter odd (its first frame)
  * and then, in the extended form, animates: one delimited update every MS (default 30), each
  * repainting the whole window in another colour; when the compositor lists _NET_WM_SYNC_DRAWN or
- * _NET_WM_FRAME_DRAWN it starts no update before the drawn message of the last one.  A sync
+ * _NET_WM_FRAME_DRAWN it starts no update before the drawn message of the last one (or 1 s
+ * after it, when the message never comes: a robust client does not freeze).  A sync
  * request is answered after the ConfigureNotify that follows it has been handled and the window
  * repainted at its new size (or 50 ms after the request when none comes): counter 1 := V, and in
  * the extended form counter 2 := the next even number >= V (the draft's answer, which de-facto
@@ -61,6 +62,7 @@ static struct {
     int nfences;
     bool drawn_listed;      /* the compositor lists a drawn message: wait for it */
     int64_t awaiting_drawn; /* the end value of the last update until its drawn message; -1 none */
+    int64_t drawn_deadline_ms; /* when to give up waiting for it */
     uint16_t width, height;
     uint32_t frame;
     bool request_pending;   /* a request not answered yet */
@@ -70,6 +72,9 @@ static struct {
     bool size_changed;
     int64_t next_frame_ms;
 } S = {.awaiting_drawn = -1, .width = 200, .height = 150, .frame_ms = 30};
+
+/* how long it waits for a drawn message that does not come before it draws again */
+#define DRAWN_TIMEOUT_MS 1000
 
 static int64_t now_ms(void)
 {
@@ -188,8 +193,10 @@ static void update(void)
     trigger_fence_for(end);
     set_counter(1, end);
     xcb_flush(S.c);
-    if (S.drawn_listed && S.fault != F_NO_DRAWN_WAIT)
+    if (S.drawn_listed && S.fault != F_NO_DRAWN_WAIT) {
         S.awaiting_drawn = end;
+        S.drawn_deadline_ms = now_ms() + DRAWN_TIMEOUT_MS;
+    }
 }
 
 static void answer(void)
@@ -328,13 +335,21 @@ int main(int argc, char **argv)
         int64_t now = now_ms();
         if (S.request_pending && now >= S.request_deadline_ms)
             answer();
+        if (S.awaiting_drawn >= 0 && now >= S.drawn_deadline_ms) {
+            fprintf(stderr, "fake-app: no drawn message for %lld after %d ms, drawing on\n",
+                    (long long)S.awaiting_drawn, DRAWN_TIMEOUT_MS);
+            S.awaiting_drawn = -1;
+        }
         bool may_draw = S.extended && !S.request_pending && S.awaiting_drawn < 0;
         if (may_draw && now >= S.next_frame_ms) {
             update();
             S.next_frame_ms = now + S.frame_ms;
         }
         xcb_flush(S.c);
-        int64_t wake = S.request_pending ? S.request_deadline_ms : may_draw ? S.next_frame_ms : now + 1000;
+        int64_t wake = S.request_pending ? S.request_deadline_ms
+                       : may_draw              ? S.next_frame_ms
+                       : S.awaiting_drawn >= 0 ? S.drawn_deadline_ms
+                                               : now + 1000;
         struct pollfd p = {.fd = xcb_get_file_descriptor(S.c), .events = POLLIN};
         int timeout = wake > now ? (int)(wake - now) : 0;
         if (poll(&p, 1, timeout) < 0 && errno != EINTR)

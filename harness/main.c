@@ -238,7 +238,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 static char **found_paths;
 static int nfound;
 /* A run tests one side: the compositor (every case but cases/client/) or, with --client, the
- * application (only cases/client/).  Listing and coverage see both. */
+ * application (only cases/client/); --list follows the run's side, --coverage sees both. */
 enum side { SIDE_BOTH, SIDE_COMPOSITOR, SIDE_CLIENT };
 static enum side run_side = SIDE_BOTH;
 
@@ -888,7 +888,7 @@ int main(int argc, char **argv)
         }
     }
     struct testcase **cases;
-    if (!o.list && !o.coverage)
+    if (!o.coverage) /* --list shows what a run with the same options runs (the runner's order) */
         run_side = o.client ? SIDE_CLIENT : SIDE_COMPOSITOR;
     int ncases = load_cases(o.cases_dir, &cases, &r.probes, &r.nprobes);
     if (ncases < 0)
