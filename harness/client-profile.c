@@ -156,6 +156,12 @@ void client_profile_setenv(const struct client_profile *p, const char *root, con
     }
 }
 
+void client_profile_command(const struct client_profile *p, const char *root, const char *tmpdir, char *out,
+                            size_t len)
+{
+    expand(p->command, root, tmpdir, out, len);
+}
+
 void client_profile_free(struct client_profile *p)
 {
     for (int i = 0; i < p->nenv; i++)

@@ -29,6 +29,9 @@ int client_profile_lookup(const char *root, const char *name, struct client_prof
 /* Sets the profile's env entries in this process's environment (inherited by the observer and
  * the application), {tmpdir} and {root} replaced. */
 void client_profile_setenv(const struct client_profile *p, const char *root, const char *tmpdir);
+/* The command line with {tmpdir} and {root} replaced. */
+void client_profile_command(const struct client_profile *p, const char *root, const char *tmpdir, char *out,
+                            size_t len);
 void client_profile_free(struct client_profile *p);
 /* --list-clients: name, installed or not, command.  0, or 2 when a file is malformed. */
 int client_profile_list(const char *root, FILE *out);

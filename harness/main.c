@@ -845,7 +845,10 @@ static int setup_client(struct runner *r)
             return -1;
         }
     }
-    setenv("FRAMESYNC_CLIENT_COMMAND", o->client_named ? o->client_profile.command : o->client, 1);
+    char cmd[4096];
+    if (o->client_named)
+        client_profile_command(&o->client_profile, o->root, r->tmp_dir, cmd, sizeof cmd);
+    setenv("FRAMESYNC_CLIENT_COMMAND", o->client_named ? cmd : o->client, 1);
     return 0;
 }
 
