@@ -38,8 +38,11 @@ static struct wwin wins[MAX_WINDOWS];
 static int nwins;
 static struct wcounter ctrs[MAX_COUNTERS];
 static int nctrs;
-/* what the stream showed last before a DamageNotify: a request of the application (it drew) or
- * an event delivered to it (the server painted a background during someone else's request) */
+/* Who caused a DamageNotify: the last request in the stream that can draw into the window.  A
+ * request of the application means it drew (its PutImage is not recorded, to spare copying the
+ * image, but an application makes other requests before it); the compositor's ConfigureWindow
+ * or MapWindow means the server painted the window's background while resizing or mapping it.
+ * The compositor's other requests (its painting of the screen) are not about the window. */
 static bool last_was_app_request;
 
 static uint16_t get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
@@ -214,13 +217,17 @@ static void counter_write(const uint8_t *req, size_t len, bool set)
     struct wwin *owner;
     int index = counter_index(id, &owner);
     int64_t pending = owner ? owner->pending : -1;
-    /* the answer ends the wait: the counter the WM waits on (the second of two) reached it */
-    if (owner && pending >= 0 && index == owner->ncounters && v >= pending)
+    /* an answer to the pending request, whichever form the compositor reads: the first counter
+     * at or above the value (basic form), or the second at an even value at or above it (the
+     * end of an update: an odd value on the way is the beginning of the update that answers) */
+    bool answer = pending >= 0 && v >= pending && (index == 1 || (index == 2 && !(v & 1)));
+    if (answer && index == owner->ncounters)
         owner->pending = -1;
     out_record("set-counter",
                "counter=%u index=%d value=%" PRId64 " prev=%" PRId64 " parity=%s prev_parity=%s pending=%" PRId64
-               " how=%s window=%u",
-               id, index, v, prev, parity(v), parity(prev), pending, set ? "set" : "change", owner ? owner->id : 0);
+               " answer=%d how=%s window=%u",
+               id, index, v, prev, parity(v), parity(prev), pending, answer, set ? "set" : "change",
+               owner ? owner->id : 0);
 }
 
 static void create_counter(const uint8_t *req, size_t len)
@@ -261,12 +268,15 @@ static bool is_wm_base(uint32_t base)
     return base && (base == W.wm_base[0] || base == W.wm_base[1]);
 }
 
-/* The compositor's SendEvent of a ClientMessage to a window of the application: its requests, its
- * drawn messages.  (RECORD does not report events sent with SendEvent as delivered events, so the
+/* The compositor's requests: its ConfigureWindow and MapWindow (for the cause of damage), and its
+ * SendEvent of a ClientMessage to a window of the application (its sync requests and drawn
+ * messages).  (RECORD does not report events sent with SendEvent as delivered events, so the
  * compositor's request is recorded instead; the event reaches the client while the server
  * processes it, at this point of the stream.) */
-static void wm_send_event(const uint8_t *req, size_t len)
+static void wm_request(const uint8_t *req, size_t len)
 {
+    if (req[0] == XCB_CONFIGURE_WINDOW || req[0] == XCB_MAP_WINDOW)
+        last_was_app_request = false;
     if (len < 44 || req[0] != XCB_SEND_EVENT || (req[12] & 0x7f) != XCB_CLIENT_MESSAGE)
         return;
     client_message((const xcb_client_message_event_t *)(req + 12), 1);
@@ -275,7 +285,7 @@ static void wm_send_event(const uint8_t *req, size_t len)
 void decode_request(uint32_t base, const uint8_t *req, size_t len)
 {
     if (is_wm_base(base)) {
-        wm_send_event(req, len);
+        wm_request(req, len);
         return;
     }
     if (base == W.own_base || len < 4)
@@ -330,7 +340,6 @@ void decode_event(uint32_t base, const uint8_t *ev)
             damage_notify((const xcb_damage_notify_event_t *)ev);
         return;
     }
-    last_was_app_request = false;
     if (type == XCB_CLIENT_MESSAGE) {
         client_message((const xcb_client_message_event_t *)ev, sent);
     } else if (type == XCB_CONFIGURE_NOTIFY) {
