@@ -25,6 +25,8 @@ struct wwin {
     uint32_t fences[MAX_LIST];
     int nfences;
     int64_t pending;        /* the last sync request not answered yet, or -1 */
+    uint16_t cw, ch;        /* its size in the last ConfigureNotify it was sent */
+    bool painted;           /* the application drew its bottom-right pixel at that size since */
 };
 
 struct wcounter {
@@ -225,9 +227,9 @@ static void counter_write(const uint8_t *req, size_t len, bool set)
         owner->pending = -1;
     out_record("set-counter",
                "counter=%u index=%d value=%" PRId64 " prev=%" PRId64 " parity=%s prev_parity=%s pending=%" PRId64
-               " answer=%d how=%s window=%u",
-               id, index, v, prev, parity(v), parity(prev), pending, answer, set ? "set" : "change",
-               owner ? owner->id : 0);
+               " answer=%d painted=%d width=%u height=%u how=%s window=%u",
+               id, index, v, prev, parity(v), parity(prev), pending, answer, owner && owner->painted,
+               owner ? owner->cw : 0, owner ? owner->ch : 0, set ? "set" : "change", owner ? owner->id : 0);
 }
 
 static void create_counter(const uint8_t *req, size_t len)
@@ -323,8 +325,14 @@ static void client_message(const xcb_client_message_event_t *e, int sent)
 
 static void damage_notify(const xcb_damage_notify_event_t *e)
 {
-    if (!win_get(e->drawable))
+    struct wwin *w = win_get(e->drawable);
+    if (!w)
         return;
+    /* "painted at the new size": the application drew the bottom-right pixel of the size the
+     * last ConfigureNotify gave it (set-counter records carry it as painted=) */
+    if (last_was_app_request && e->geometry.width == w->cw && e->geometry.height == w->ch &&
+        e->area.x + e->area.width >= w->cw && e->area.y + e->area.height >= w->ch)
+        w->painted = true;
     out_record("damage", "window=%u x=%d y=%d width=%u height=%u right=%d bottom=%d gw=%u gh=%u cause=%s", e->drawable,
                e->area.x, e->area.y, e->area.width, e->area.height, e->area.x + e->area.width,
                e->area.y + e->area.height, e->geometry.width, e->geometry.height,
@@ -344,7 +352,13 @@ void decode_event(uint32_t base, const uint8_t *ev)
         client_message((const xcb_client_message_event_t *)ev, sent);
     } else if (type == XCB_CONFIGURE_NOTIFY) {
         const xcb_configure_notify_event_t *e = (const xcb_configure_notify_event_t *)ev;
-        if (e->event == e->window && win_get(e->window))
+        struct wwin *w = e->event == e->window ? win_get(e->window) : NULL;
+        if (w && (e->width != w->cw || e->height != w->ch)) { /* a move needs no repaint */
+            w->cw = e->width;
+            w->ch = e->height;
+            w->painted = false;
+        }
+        if (w)
             out_record("configure-notify", "window=%u x=%d y=%d width=%u height=%u sendevent=%d", e->window, e->x,
                        e->y, e->width, e->height, sent);
     } else if (type == XCB_MAP_NOTIFY) {
