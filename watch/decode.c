@@ -25,6 +25,7 @@ struct wwin {
     uint32_t fences[MAX_LIST];
     int nfences;
     int64_t pending;        /* the last sync request not answered yet, or -1 */
+    int64_t second_at_request; /* the second counter's value when the request came */
     uint16_t cw, ch;        /* its size in the last ConfigureNotify it was sent */
     bool painted;           /* the application drew its bottom-right pixel at that size since */
 };
@@ -220,9 +221,15 @@ static void counter_write(const uint8_t *req, size_t len, bool set)
     int index = counter_index(id, &owner);
     int64_t pending = owner ? owner->pending : -1;
     /* an answer to the pending request, whichever form the compositor reads: the first counter
-     * at or above the value (basic form), or the second at an even value at or above it (the
-     * end of an update: an odd value on the way is the beginning of the update that answers) */
-    bool answer = pending >= 0 && v >= pending && (index == 1 || (index == 2 && !(v & 1)));
+     * at or above the value (basic form), or the second at an even value at or above it, set
+     * directly (from an even value) or ending an update begun at or above it (GTK's answering
+     * frame: V + 1, then V + 2).  An update begun below the value that happens to end at it is
+     * the client's animation passing by, not an answer; and when the second counter was already
+     * at or above the value at the request (a basic-form request of an EWMH 1.5 compositor, whose
+     * values are small), only the first counter can answer it. */
+    bool answer = pending >= 0 && v >= pending &&
+                  (index == 1 || (index == 2 && !(v & 1) && (!(prev & 1) || prev >= pending) &&
+                                  owner->second_at_request < pending));
     if (answer && index == owner->ncounters)
         owner->pending = -1;
     out_record("set-counter",
@@ -312,7 +319,9 @@ static void client_message(const xcb_client_message_event_t *e, int sent)
         return;
     if (e->type == W.atoms[WA_WM_PROTOCOLS] && l[0] == W.atoms[WA_SYNC_REQUEST]) {
         int64_t v = (int64_t)(((uint64_t)l[3] << 32) | l[2]);
+        struct wcounter *second = w->ncounters > 1 ? counter_get(w->counters[1]) : NULL;
         w->pending = v;
+        w->second_at_request = second ? second->value : INT64_MIN;
         out_record("sync-request", "window=%u value=%" PRId64 " l4=%u sendevent=%d", w->id, v, l[4], sent);
     } else if (e->type == W.atoms[WA_WM_PROTOCOLS] && l[0] == W.atoms[WA_SYNC_DRAWN]) {
         out_record("sync-drawn", "window=%u value=%" PRId64 " sendevent=%d", w->id,
