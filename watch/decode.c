@@ -25,6 +25,7 @@ struct wwin {
     uint32_t fences[MAX_LIST];
     int nfences;
     int64_t pending;        /* the last sync request not answered yet, or -1 */
+    int64_t last_request;   /* the last sync request received, answered or not, or -1 */
     int64_t second_at_request; /* the second counter's value when the request came */
     uint16_t cw, ch;        /* its size in the last ConfigureNotify it was sent */
     bool painted;           /* the application drew its bottom-right pixel at that size since */
@@ -106,6 +107,7 @@ static void create_window(const uint8_t *req, size_t len)
     w->id = get32(req + 4);
     w->override = override;
     w->pending = -1;
+    w->last_request = -1;
     /* our own damage object on it: its DamageNotify events come in this stream */
     if (!override)
         xcb_damage_create(W.ctl, xcb_generate_id(W.ctl), w->id, XCB_DAMAGE_REPORT_LEVEL_RAW_RECTANGLES);
@@ -234,8 +236,9 @@ static void counter_write(const uint8_t *req, size_t len, bool set)
         owner->pending = -1;
     out_record("set-counter",
                "counter=%u index=%d value=%" PRId64 " prev=%" PRId64 " parity=%s prev_parity=%s pending=%" PRId64
-               " answer=%d painted=%d width=%u height=%u how=%s window=%u",
-               id, index, v, prev, parity(v), parity(prev), pending, answer, owner && owner->painted,
+               " last_request=%" PRId64 " answer=%d painted=%d width=%u height=%u how=%s window=%u",
+               id, index, v, prev, parity(v), parity(prev), pending, owner ? owner->last_request : -1, answer,
+               owner && owner->painted,
                owner ? owner->cw : 0, owner ? owner->ch : 0, set ? "set" : "change", owner ? owner->id : 0);
 }
 
@@ -321,6 +324,7 @@ static void client_message(const xcb_client_message_event_t *e, int sent)
         int64_t v = (int64_t)(((uint64_t)l[3] << 32) | l[2]);
         struct wcounter *second = w->ncounters > 1 ? counter_get(w->counters[1]) : NULL;
         w->pending = v;
+        w->last_request = v;
         w->second_at_request = second ? second->value : INT64_MIN;
         out_record("sync-request", "window=%u value=%" PRId64 " l4=%u sendevent=%d", w->id, v, l[4], sent);
     } else if (e->type == W.atoms[WA_WM_PROTOCOLS] && l[0] == W.atoms[WA_SYNC_DRAWN]) {
