@@ -128,10 +128,13 @@ def write_md(path, runs, missing):
     for run in runs:
         for prof, feats in sorted(features_by_profile(run).items(), key=lambda kv: PROFILES.index(kv[0])
                                   if kv[0] in PROFILES else 9):
-            cells = []
+            cells, last = [], None
             for n in FEATURES:
                 present, detail = feats.get(n, (None, ""))
-                cells.append(("yes" if present else "no") + (": " + detail.replace("|", "/") if detail else ""))
+                # a feature absent for the reason of the one it requires says only "no"
+                said = detail if present or detail != last else ""
+                last = detail if not present else last
+                cells.append(("yes" if present else "no") + (": " + said.replace("|", "/") if said else ""))
             lines.append("| %s | %s | %s |" % (run["name"], prof, " | ".join(cells)))
     lines += ["", "## Findings (client clauses broken)", ""]
     for run in runs:
