@@ -964,5 +964,7 @@ int main(int argc, char **argv)
         case_free(r.probes[i]);
     free(r.probes);
     catalog_free(&r.cat);
+    if (o.client_named)
+        client_profile_free(&o.client_profile);
     return rc;
 }
