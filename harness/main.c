@@ -700,6 +700,8 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
         return EXIT_USAGE;
     }
     if (o->client)
+        results_client(r->results, o->client_named ? o->client_profile.name : "", getenv("FRAMESYNC_CLIENT_COMMAND"));
+    if (o->client)
         tap_comment(&r->tap, "client under test: %s%s%s", o->client_named ? o->client_profile.name : "",
                     o->client_named ? ": " : "", getenv("FRAMESYNC_CLIENT_COMMAND"));
     tap_comment(&r->tap, "X server Xvfb %s ready after %.0f ms (no TCP, private auth cookie)",

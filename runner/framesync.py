@@ -804,6 +804,9 @@ class Runner:
                "features": self.features_tables(worker_docs), "findings": findings(ordered), "cases": ordered}
         if getattr(self.opts, "selection", None):
             doc["selection"] = self.opts.selection
+        client = next((d["client"] for _, d in worker_docs if d.get("client")), None)
+        if client:  # a --client run: the application under test
+            doc["client"] = client
         return doc
 
     def features_tables(self, worker_docs):
