@@ -136,13 +136,17 @@ static void stop_app(void)
     app_pid = 0;
 }
 
+/* The application exited: say how, and end (a case waiting for its records then stops at once
+ * with "A exited" instead of running into its deadline).  Its process group may still hold
+ * children it left behind; the harness stops the group. */
 static void reap_app(void)
 {
     int status;
     if (app_pid > 0 && waitpid(app_pid, &status, WNOHANG) == app_pid) {
         out_record("app-exit", "status=%d signal=%d", WIFEXITED(status) ? WEXITSTATUS(status) : -1,
                    WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-        app_pid = 0;
+        out_record("bye", "reason=app-exited");
+        exit(0);
     }
 }
 
