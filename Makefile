@@ -45,7 +45,7 @@ fake-wm/fake-wm: $(WM_SRC:.c=.o)
 watch/client-watch: $(WATCH_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 
-# the self-driven application the client cases are proven with (tests/client-selftest.sh)
+# the self-driven application the client cases are proven with (tests/client_selftest.py)
 fake-app/fake-app: $(APP_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 

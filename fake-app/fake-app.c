@@ -1,6 +1,6 @@
 /* fake-app: an application that takes part in frame synchronization by itself, correctly or with
  * one fault, so that the client cases (cases/client/) are shown to pass on a correct client and
- * to fail on each wrong behaviour (tests/client-selftest.sh).  It plays "the client under test":
+ * to fail on each wrong behaviour (tests/client_selftest.py).  It plays "the client under test":
  * `framesync --client "fake-app/fake-app --fault answer-early"`.
  *
  *   fake-app [--form basic|extended] [--fences N] [--fault F] [--frame-ms MS]
