@@ -112,7 +112,8 @@ fuzz:
 	done
 
 # ---- make asan: harness, fake client and fake-wm with ASan + UBSan in build/asan/ (the same
-# layout, so the harness finds its fake-wm and fake client there), then the whole suite on them.
+# layout, so the harness finds its fake-wm and fake client there), then the whole suite on them,
+# and the client cases on client-watch and fake-app (the decoder of what RECORD brings).
 # Any sanitizer report of any process (they go to build/asan/logs/) fails it, as does exit >= 2.
 ASAN_DIR   := build/asan
 ASAN_OUT   ?= /tmp/fs-asan-results
@@ -145,6 +146,11 @@ asan: $(ASAN_BINS)
 	  $(ASAN_DIR)/harness/framesync --cases $(CURDIR)/cases --out $(ASAN_OUT) $(ASAN_FLAGS) \
 	  > $(ASAN_DIR)/suite.tap 2>&1 || rc=$$?; \
 	  tail -1 $(ASAN_DIR)/suite.tap; echo "asan: the suite exited $$rc (results in $(ASAN_OUT))"; \
+	  ASAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/asan:detect_leaks=1:abort_on_error=0 \
+	  UBSAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/ubsan:print_stacktrace=1 \
+	  $(ASAN_DIR)/harness/framesync --cases $(CURDIR)/cases --out $(ASAN_OUT)-client $(ASAN_FLAGS) \
+	    --client "$(CURDIR)/$(ASAN_DIR)/fake-app/fake-app --fences 2" > $(ASAN_DIR)/client.tap 2>&1 || rc=$$?; \
+	  tail -1 $(ASAN_DIR)/client.tap; echo "asan: the client cases (client-watch, fake-app) exited $$rc"; \
 	  if ls $(ASAN_DIR)/logs/* >/dev/null 2>&1; then \
 	    for f in $(ASAN_DIR)/logs/*; do echo "== $$f"; head -40 $$f; done; \
 	    echo "asan: sanitizer reports above"; exit 1; fi; \
