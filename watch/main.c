@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -122,17 +123,23 @@ static void start_app(const char *cmd)
     logw("started `%s` (pid %d)", cmd, (int)app_pid);
 }
 
+/* SIGTERM, then up to 300 ms for a clean exit (waited for on a pidfd: woken by the exit, not
+ * by a clock), then SIGKILL. */
 static void stop_app(void)
 {
     if (app_pid <= 0)
         return;
+    int pidfd = (int)syscall(SYS_pidfd_open, app_pid, 0);
     kill(app_pid, SIGTERM);
-    for (int i = 0; i < 30 && waitpid(app_pid, NULL, WNOHANG) == 0; i++) {
-        struct timespec ts = {0, 10 * 1000 * 1000}; /* bounded: 300 ms for a clean exit, then SIGKILL */
-        nanosleep(&ts, NULL);
+    if (pidfd >= 0) {
+        struct pollfd p = {.fd = pidfd, .events = POLLIN};
+        poll(&p, 1, 300);
+        close(pidfd);
     }
-    kill(app_pid, SIGKILL);
-    waitpid(app_pid, NULL, 0);
+    if (waitpid(app_pid, NULL, WNOHANG) == 0) {
+        kill(app_pid, SIGKILL);
+        waitpid(app_pid, NULL, 0);
+    }
     app_pid = 0;
 }
 
