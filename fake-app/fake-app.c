@@ -3,7 +3,7 @@
  * to fail on each wrong behaviour (tests/client_selftest.py).  It plays "the client under test":
  * `framesync --client "fake-app/fake-app --fault answer-early"`.
  *
- *   fake-app [--form basic|extended] [--fences N] [--fault F] [--frame-ms MS]
+ *   fake-app [--form basic|extended] [--fences N] [--fault F] [--variant V] [--frame-ms MS]
  *
  * It creates a 200x150 toplevel, lists WM_DELETE_WINDOW and _NET_WM_SYNC_REQUEST, creates its
  * counters (and fences) before the map, maps it with the second counter odd (its first frame)
@@ -23,7 +23,14 @@
  *   no-drawn-wait      starts updates without waiting for the drawn message
  *   wrong-fence-index  triggers fence (N/2 + 1) % L instead of (N/2) % L
  *   same-size-unanswered  does not answer a request whose configure keeps the size
- *   late-counter       sets _NET_WM_SYNC_REQUEST_COUNTER only after the map */
+ *   late-counter       sets _NET_WM_SYNC_REQUEST_COUNTER only after the map
+ *
+ * Variants (behaviours the texts allow: no client case may fail on them):
+ *   frame-answer       de-facto only: answers with a frame, as GTK does: second counter V + 1, paint,
+ *                      V + 2 (the first counter untouched)
+ *   map-even           maps with the second counter even (its first frame is not an update)
+ *   plus3              ends its updates 3 above their beginning (a frame drawn for a chosen time)
+ *   slow-answer        answers 200 ms after the ConfigureNotify */
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -42,6 +49,9 @@ enum fault { F_NONE, F_ANSWER_EARLY, F_WRONG_COUNTER, F_ODD_END, F_NO_DRAWN_WAIT
 static const char *const fault_names[] = {"none", "answer-early", "wrong-counter", "odd-end", "no-drawn-wait",
                                           "wrong-fence-index", "same-size-unanswered", "late-counter"};
 
+enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER };
+static const char *const variant_names[] = {"none", "frame-answer", "map-even", "plus3", "slow-answer"};
+
 enum { A_PROTOCOLS, A_DELETE, A_SYNC, A_COUNTER, A_FENCES, A_SUPPORTED, A_SYNC_DRAWN, A_FRAME_DRAWN, A_COUNT };
 static const char *const atom_names[A_COUNT] = {"WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_SYNC_REQUEST",
                                                 "_NET_WM_SYNC_REQUEST_COUNTER", "_NET_WM_SYNC_FENCES",
@@ -55,6 +65,7 @@ static struct {
     xcb_atom_t atom[A_COUNT];
     bool extended;
     enum fault fault;
+    enum variant variant;
     int frame_ms;
     xcb_sync_counter_t counter[2];
     int64_t value[2];
@@ -189,12 +200,28 @@ static void update(void)
     S.frame++;
     paint();
     round_trip(); /* the drawing reached the server before the update ends */
-    int64_t end = S.fault == F_ODD_END ? begin + 2 : begin + 1;
+    int64_t end = S.fault == F_ODD_END ? begin + 2 : S.variant == V_PLUS3 ? begin + 3 : begin + 1;
     trigger_fence_for(end);
     set_counter(1, end);
     xcb_flush(S.c);
     if (S.drawn_listed && S.fault != F_NO_DRAWN_WAIT) {
         S.awaiting_drawn = end;
+        S.drawn_deadline_ms = now_ms() + DRAWN_TIMEOUT_MS;
+    }
+}
+
+/* GTK's answer (gdk_x11_window_begin_frame / end_frame): a frame that begins at the request's
+ * value + 1 (odd) and ends one above it. */
+static void answer_with_frame(int64_t v)
+{
+    int64_t begin = (v & 1) ? v : v + 1;
+    set_counter(1, begin);
+    paint();
+    round_trip();
+    set_counter(1, begin + 1);
+    xcb_flush(S.c);
+    if (S.drawn_listed) {
+        S.awaiting_drawn = begin + 1;
         S.drawn_deadline_ms = now_ms() + DRAWN_TIMEOUT_MS;
     }
 }
@@ -210,6 +237,10 @@ static void answer(void)
     if (S.fault != F_ANSWER_EARLY) {
         paint();
         round_trip(); /* repainted at the new size before the counter moves */
+    }
+    if (S.variant == V_FRAME_ANSWER && S.extended) {
+        answer_with_frame(v);
+        return;
     }
     set_counter(0, v);
     if (S.extended && S.fault != F_WRONG_COUNTER)
@@ -249,7 +280,9 @@ static void on_event(xcb_generic_event_t *ev)
         S.size_changed = e->width != S.width || e->height != S.height;
         S.width = e->width;
         S.height = e->height;
-        if (S.request_pending)
+        if (S.request_pending && S.variant == V_SLOW_ANSWER)
+            S.request_deadline_ms = now_ms() + 200; /* answered from the main loop */
+        else if (S.request_pending)
             answer();
         break;
     }
@@ -276,6 +309,13 @@ static void parse_args(int argc, char **argv, int *nfences)
             S.frame_ms = atoi(v);
             if (S.frame_ms < 1)
                 goto usage;
+        } else if (!strcmp(a, "--variant") && v) {
+            unsigned k = 0;
+            while (k < sizeof variant_names / sizeof variant_names[0] && strcmp(variant_names[k], v))
+                k++;
+            if (k == sizeof variant_names / sizeof variant_names[0])
+                goto usage;
+            S.variant = (enum variant)k;
         } else if (!strcmp(a, "--fault") && v) {
             unsigned k = 0;
             while (k < sizeof fault_names / sizeof fault_names[0] && strcmp(fault_names[k], v))
@@ -290,7 +330,8 @@ static void parse_args(int argc, char **argv, int *nfences)
     }
     return;
 usage:
-    fprintf(stderr, "usage: fake-app [--form basic|extended] [--fences N (0-8)] [--frame-ms MS] [--fault F]\n"
+    fprintf(stderr, "usage: fake-app [--form basic|extended] [--fences N (0-8)] [--frame-ms MS] [--fault F] [--variant V]\n"
+                    "variants: frame-answer map-even plus3 slow-answer\n"
                     "faults: answer-early wrong-counter odd-end no-drawn-wait wrong-fence-index "
                     "same-size-unanswered late-counter\n");
     exit(2);
@@ -308,7 +349,7 @@ static void start(int nfences)
     intern_atoms();
     S.drawn_listed = S.extended && supports_drawn();
     create_window(nfences);
-    if (S.extended) /* the first frame: mapped odd, ended once painted */
+    if (S.extended && S.variant != V_MAP_EVEN) /* the first frame: mapped odd, ended once painted */
         set_counter(1, 1);
     xcb_map_window(S.c, S.win);
     if (S.fault == F_LATE_COUNTER)
