@@ -1,7 +1,8 @@
 # framesync: build everything that speaks X (C11), run unit tests and the self-test.
 #   make            build harness, fake client, fake-wm
 #   make check      unit tests (cmocka), fuzz regressions, self-test against fake-wm (every profile,
-#                   every fault), leftovers, isolation, Python tests, the suite under ASan/UBSan
+#                   every fault), the client cases against fake-app and its faults, leftovers,
+#                   isolation, Python tests, the suite under ASan/UBSan
 #   make matrix     the suite against every installed real compositor (compositors/), gated by
 #                   baselines/; writes reports/matrix.md and .html (slow; not part of check)
 #   make clean
@@ -19,15 +20,17 @@ HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c))
 HARNESS_OBJ  := $(HARNESS_SRC:.c=.o)
 CLIENT_SRC   := $(wildcard fake-clients/*.c)
 WM_SRC       := $(wildcard fake-wm/*.c)
+WATCH_SRC    := $(wildcard watch/*.c)
+APP_SRC      := $(wildcard fake-app/*.c)
 UNIT_SRC     := $(wildcard harness/tests/test_*.c)
 UNIT_BIN     := $(UNIT_SRC:.c=)
 
-BINS = harness/framesync fake-clients/fake-client fake-wm/fake-wm
+BINS = harness/framesync fake-clients/fake-client fake-wm/fake-wm watch/client-watch fake-app/fake-app
 BENCH_BIN := bench/framesync-bench
 
 all: $(BINS) $(BENCH_BIN)
 
-%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/*.h)
+%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/*.h watch/*.h)
 	$(CC) $(CFLAGS) $(X_CFLAGS) -c -o $@ $<
 
 harness/framesync: harness/main.o $(HARNESS_OBJ)
@@ -39,6 +42,14 @@ fake-clients/fake-client: $(CLIENT_SRC:.c=.o)
 fake-wm/fake-wm: $(WM_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 
+# the observer of a real application under test (--client, cases/client/)
+watch/client-watch: $(WATCH_SRC:.c=.o)
+	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
+
+# the self-driven application the client cases are proven with (tests/client_selftest.py)
+fake-app/fake-app: $(APP_SRC:.c=.o)
+	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
+
 harness/tests/test_%: harness/tests/test_%.o $(HARNESS_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(X_LIBS) -lm
 
@@ -47,6 +58,10 @@ unit: $(UNIT_BIN)
 
 selftest: all
 	./tests/selftest.sh
+
+# the client cases (cases/client/) proven both ways against fake-app and its faults (< 1 min)
+client-selftest: all
+	python3 tests/client_selftest.py
 
 # misbehaving compositors for the harness's own tests (crash, hang, grab, never ready)
 tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c
@@ -98,7 +113,8 @@ fuzz:
 	done
 
 # ---- make asan: harness, fake client and fake-wm with ASan + UBSan in build/asan/ (the same
-# layout, so the harness finds its fake-wm and fake client there), then the whole suite on them.
+# layout, so the harness finds its fake-wm and fake client there), then the whole suite on them,
+# and the client cases on client-watch and fake-app (the decoder of what RECORD brings).
 # Any sanitizer report of any process (they go to build/asan/logs/) fails it, as does exit >= 2.
 ASAN_DIR   := build/asan
 ASAN_OUT   ?= /tmp/fs-asan-results
@@ -118,6 +134,12 @@ $(ASAN_DIR)/fake-clients/fake-client: $(CLIENT_SRC:%.c=$(ASAN_DIR)/%.o)
 $(ASAN_DIR)/fake-wm/fake-wm: $(WM_SRC:%.c=$(ASAN_DIR)/%.o)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
 
+$(ASAN_DIR)/watch/client-watch: $(WATCH_SRC:%.c=$(ASAN_DIR)/%.o)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
+
+$(ASAN_DIR)/fake-app/fake-app: $(APP_SRC:%.c=$(ASAN_DIR)/%.o)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
+
 asan: $(ASAN_BINS)
 	@rm -rf $(ASAN_DIR)/logs; mkdir -p $(ASAN_DIR)/logs
 	@rc=0; ASAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/asan:detect_leaks=1:abort_on_error=0 \
@@ -125,6 +147,11 @@ asan: $(ASAN_BINS)
 	  $(ASAN_DIR)/harness/framesync --cases $(CURDIR)/cases --out $(ASAN_OUT) $(ASAN_FLAGS) \
 	  > $(ASAN_DIR)/suite.tap 2>&1 || rc=$$?; \
 	  tail -1 $(ASAN_DIR)/suite.tap; echo "asan: the suite exited $$rc (results in $(ASAN_OUT))"; \
+	  ASAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/asan:detect_leaks=1:abort_on_error=0 \
+	  UBSAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/ubsan:print_stacktrace=1 \
+	  $(ASAN_DIR)/harness/framesync --cases $(CURDIR)/cases --out $(ASAN_OUT)-client $(ASAN_FLAGS) \
+	    --client "$(CURDIR)/$(ASAN_DIR)/fake-app/fake-app --fences 2" > $(ASAN_DIR)/client.tap 2>&1 || rc=$$?; \
+	  tail -1 $(ASAN_DIR)/client.tap; echo "asan: the client cases (client-watch, fake-app) exited $$rc"; \
 	  if ls $(ASAN_DIR)/logs/* >/dev/null 2>&1; then \
 	    for f in $(ASAN_DIR)/logs/*; do echo "== $$f"; head -40 $$f; done; \
 	    echo "asan: sanitizer reports above"; exit 1; fi; \
@@ -172,14 +199,14 @@ pytest-unit: all
 check:
 	tools/install-deps.sh
 	$(MAKE) all
-	$(MAKE) unit fuzz-replay selftest leftovers isolation pytest-unit asan bench-check
+	$(MAKE) unit fuzz-replay selftest client-selftest leftovers isolation pytest-unit asan bench-check
 
 matrix: all
 	python3 -m runner.matrix $(MATRIX_FLAGS)
 
 clean:
 	rm -rf build
-	rm -f $(BINS) $(BENCH_BIN) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o
+	rm -f $(BINS) $(BENCH_BIN) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o watch/*.o fake-app/*.o
 
-.PHONY: all unit selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress bench-check
+.PHONY: all unit selftest client-selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress bench-check
 .SECONDARY:

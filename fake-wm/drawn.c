@@ -173,12 +173,19 @@ void drawn_paint_done(xcb_timestamp_t server_time)
         struct win *w = win_find(shown[i].win);
         if (!w || w->destroyed)
             continue;
+        if (!control_drawn_send_now(shown[i].win, shown[i].value))
+            continue; /* withheld or delayed by the control channel (client cases) */
         if (opt.drawn_delay_ms)
             delay_drawn(shown[i].win, shown[i].value, server_time);
         else
             send_drawn(shown[i].win, shown[i].value, server_time, "after the paint");
     }
     nshown = 0;
+}
+
+void drawn_send_late(xcb_window_t win, int64_t value)
+{
+    send_drawn(win, value, X.last_time, "after the paint, delayed by the control channel");
 }
 
 void drawn_forget(struct win *w)

@@ -170,6 +170,14 @@ static inline bool fences_supported(void)
            !VARIANT(NO_FENCES);
 }
 
+/* ---- the control channel (control.c): resizes, moves and drawn messages a test asks for ---- */
+bool control_client_message(const xcb_client_message_event_t *e);
+bool control_drawn_send_now(xcb_window_t win, int64_t value);
+void control_check_timers(int64_t now);
+int64_t control_next_deadline(void);
+/* drawn.c: a drawn message the control channel delayed */
+void drawn_send_late(xcb_window_t win, int64_t value);
+
 /* ---- logging (log.c) ---- */
 void logmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void logv(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* only with --verbose */
@@ -182,7 +190,7 @@ enum atom_id {
     A_NET_WM_SYNC_REQUEST, A_NET_WM_SYNC_REQUEST_COUNTER,
     A_NET_WM_SYNC_DRAWN, A_NET_WM_SYNC_FENCES,
     A_NET_WM_FRAME_DRAWN, A_NET_WM_FRAME_TIMINGS, A_NET_WM_MOVERESIZE,
-    A_NET_WM_CM_S0, A_FAKE_WM_TIMESTAMP, A_FAKE_WM_PAINT_STAMP,
+    A_NET_WM_CM_S0, A_FAKE_WM_TIMESTAMP, A_FAKE_WM_PAINT_STAMP, A_FRAMESYNC_WM_CONTROL,
     A_COUNT
 };
 
@@ -377,6 +385,8 @@ void ptr_resize_window_gone(struct win *w);
 void sync_manage(struct win *w);                 /* read properties, choose form, set counter */
 void sync_unmanage(struct win *w);               /* free alarms */
 void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o);
+/* a sync request, then the configure, also when the size does not change (control.c's move) */
+void sync_forced_configure(struct win *w, const struct configure_req *r);
 /* the geometry w is going to have: what is queued behind an unanswered request counts */
 void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t *wd, uint16_t *ht);
 void sync_wait_done(struct win *w, const char *why);

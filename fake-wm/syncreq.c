@@ -497,6 +497,19 @@ void sync_configure_request(struct win *w, const struct configure_req *r, enum r
     configure_request(w, r, o, false);
 }
 
+void sync_forced_configure(struct win *w, const struct configure_req *r)
+{
+    if (w->form == FORM_NONE || w->waiting) {
+        logmsg("window %u: %s: configured without a sync request", w->id,
+               w->form == FORM_NONE ? "no counter" : "a request is unanswered");
+        wm_apply_configure(w, r);
+        return;
+    }
+    int64_t v = next_value(w);
+    request_and_configure(w, r, v);
+    start_wait(w, v);
+}
+
 /* sync-at-map (compiz, KWin when compositing): a sync request before the map of a basic-form
  * window, and the map only once the counter has reached it (or the wait timed out);
  * sync_wait_done maps it.  Both compositors that do this are basic-form only, so an extended

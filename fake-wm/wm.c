@@ -630,6 +630,8 @@ void wm_handle_event(xcb_generic_event_t *ev)
             moveresize_client_message(e);
             return;
         }
+        if (control_client_message(e))
+            return;
         logmsg("client message type %u to window %u ignored (not implemented)", e->type, e->window);
         return;
     }
@@ -676,11 +678,14 @@ void wm_check_timers(int64_t now)
 {
     sync_check_timers(now);
     moveresize_check_timers(now);
+    control_check_timers(now);
 }
 
 int64_t wm_next_deadline(void)
 {
-    int64_t a = sync_next_deadline(), b = moveresize_next_deadline();
+    int64_t a = sync_next_deadline(), b = moveresize_next_deadline(), c = control_next_deadline();
+    if (c >= 0 && (a < 0 || c < a))
+        a = c;
     if (a < 0)
         return b;
     if (b < 0)

@@ -396,8 +396,8 @@ static bool parse_plain_step(struct parser *p, struct step *s, char **tok, int n
 {
     if (!strcmp(tok[0], "client")) {
         s->kind = STEP_CLIENT;
-        if (n != 2 || !is_name(tok[1]))
-            return fail(p, "expected `client NAME`");
+        if ((n != 2 && (n != 3 || strcmp(tok[2], "under-test"))) || !is_name(tok[1]))
+            return fail(p, "expected `client NAME` or `client NAME under-test`");
         if (known_client(p, tok[1]))
             return fail(p, "client `%s` is already declared", tok[1]);
         if (p->nclients == MAX_CLIENTS)

@@ -256,7 +256,7 @@ char **compositor_profile_env(const struct compositor_profile *p, const char *ro
     return env;
 }
 
-static bool installed(const char *binary)
+bool profile_binary_installed(const char *binary)
 {
     char copy[256], *save = NULL;
     snprintf(copy, sizeof copy, "%s", binary);
@@ -317,7 +317,7 @@ int compositor_profile_list(const char *root, FILE *out)
             fprintf(stderr, "framesync: %s\n", err);
             bad++;
         } else {
-            fprintf(out, "%-16s %-9s %-10s %-6s %s\n", p.name, installed(p.binary) ? "yes" : "no",
+            fprintf(out, "%-16s %-9s %-10s %-6s %s\n", p.name, profile_binary_installed(p.binary) ? "yes" : "no",
                     p.composites ? "yes" : "no", p.ready, p.command);
             for (int k = 0; k < p.nenv; k++)
                 free(p.env[k]);

@@ -37,6 +37,9 @@ int compositor_profile_lookup(const char *root, const char *wm, struct composito
  * root.  Valid until the next call.  NULL when p is NULL or has no env lines. */
 char **compositor_profile_env(const struct compositor_profile *p, const char *root, const char *run_tmp);
 
+/* Every blank-separated program of `binary` is installed (a path, or found in PATH). */
+bool profile_binary_installed(const char *binary);
+
 /* --list-wms: one line per compositors/NAME.conf: name, installed or not, composites, ready,
  * command.  Returns 0, or 2 when a file is malformed (each one reported on stderr). */
 int compositor_profile_list(const char *root, FILE *out);

@@ -192,8 +192,20 @@ static void derive_any(struct features *fs, const char *name, const char *const 
         features_set(fs, name, FEATURE_ABSENT, "derived", "%s (%s)", absent_prefix, why);
 }
 
+/* Did the compositor's trigger probes run (cases/probes/)?  Not in a client run (--client), whose
+ * probes are the application's (cases/client/probes/): then nothing is derived from them. */
+static bool triggers_probed(const struct features *fs)
+{
+    for (int i = 0; i < fs->n; i++)
+        if (!strncmp(fs->f[i].name, "trigger-", 8))
+            return true;
+    return false;
+}
+
 void features_derive(struct features *fs)
 {
+    if (!triggers_probed(fs))
+        return;
     static const char *const driven[] = {"keyboard", "pointer", "map"};
     static const char *const held[] = {"keyboard", "pointer"};
     pick(fs, triggers, NTRIGGERS, fs->trigger, sizeof fs->trigger);
@@ -271,6 +283,8 @@ void features_print(const struct features *fs, void (*line)(void *ctx, const cha
         snprintf(buf, sizeof buf, "  %-18s %-7s %s", f->name, state_word(f->state), f->detail);
         line(ctx, buf);
     }
+    if (!triggers_probed(fs))
+        return;
     snprintf(buf, sizeof buf, "  resize trigger: %s%s (driven: %s, held open: %s)", fs->trigger[0] ? fs->trigger : "none",
              fs->named_trigger[0] ? " (named by the configuration)" : "", fs->driven[0] ? fs->driven : "none",
              fs->held[0] ? fs->held : "none");

@@ -1,6 +1,7 @@
 /* framesync: runs the cases in cases/ against one compositor under test and writes TAP.
  * Usage and the case format: README.md and cases/README.md. */
 #include "caselog.h"
+#include "client-profile.h"
 #include "catalog.h"
 #include "caseparse.h"
 #include "clock.h"
@@ -53,6 +54,9 @@ struct options {
     const char *features_file;   /* --features FILE: the probed table (the runner's probe pass) */
     bool probe_only;             /* --probe: probe the compositor(s), write features.tsv, run no case */
     const char *resize_trigger;  /* --resize-trigger T (or resize-trigger: of the conf) */
+    const char *client;          /* --client NAME|CMD: the application under test (client mode) */
+    struct client_profile client_profile; /* --client NAME: clients/NAME.conf */
+    int client_named;
 };
 
 static void usage(FILE *f)
@@ -68,6 +72,11 @@ static void usage(FILE *f)
           "                      takes first, then the other if it follows within 1 s)\n"
           "  --resize-trigger T  how `A resize` makes it send sync requests: configure, keyboard,\n"
           "                      pointer or map (default: what the probes find works)\n"
+          "  --client CMD        test an application instead of a compositor: the client cases\n"
+          "                      (cases/client/) run CMD (a shell command line, or NAME of\n"
+          "                      clients/NAME.conf: --list-clients) against the reference\n"
+          "                      compositor fake-wm, which resizes and moves it itself\n"
+          "  --list-clients      list the named clients: installed or not, command\n"
           "  --probe             probe what the compositor implements (cases/probes/), print the\n"
           "                      feature table, write OUT/features.tsv, run no case\n"
           "  --features FILE     take the feature table from FILE (a --probe run's features.tsv)\n"
@@ -123,6 +132,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         {"list-wms", no_argument, 0, 'W'},        {"case-timeout", required_argument, 0, 'K'},
         {"probe", no_argument, 0, 'P'},           {"features", required_argument, 0, 'F'},
         {"resize-trigger", required_argument, 0, 'R'}, {"select", required_argument, 0, 'E'},
+        {"client", required_argument, 0, 'A'},    {"list-clients", no_argument, 0, 'L'},
         {0, 0, 0, 0}};
     opterr = 0;
     int ch;
@@ -190,6 +200,8 @@ static int parse_options(int argc, char **argv, struct options *o)
             break;
         case 'h': usage(stdout); exit(0);
         case 'W': exit(compositor_profile_list(o->root, stdout));
+        case 'L': exit(client_profile_list(o->root, stdout));
+        case 'A': o->client = optarg; break;
         default:
             if (optopt)
                 fprintf(stderr, "framesync: option -%c needs a value or is unknown; see --help\n", optopt);
@@ -203,6 +215,13 @@ static int parse_options(int argc, char **argv, struct options *o)
         return -1;
     }
     if (o->wm && (o->wm_named = compositor_profile_lookup(o->root, o->wm, &o->wm_profile)) < 0)
+        return -1;
+    if (o->client && o->wm) {
+        fprintf(stderr, "framesync: --client tests an application against the reference compositor: "
+                        "it does not take --wm\n");
+        return -1;
+    }
+    if (o->client && (o->client_named = client_profile_lookup(o->root, o->client, &o->client_profile)) < 0)
         return -1;
     if (o->wm_named) {
         o->wm = o->wm_profile.command;
@@ -218,6 +237,18 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 static char **found_paths;
 static int nfound;
+/* A run tests one side: the compositor (every case but cases/client/) or, with --client, the
+ * application (only cases/client/); --list follows the run's side, --coverage sees both. */
+enum side { SIDE_BOTH, SIDE_COMPOSITOR, SIDE_CLIENT };
+static enum side run_side = SIDE_BOTH;
+
+static bool on_run_side(const char *path, const char *dir)
+{
+    char prefix[PATH_MAX + 16];
+    snprintf(prefix, sizeof prefix, "%s/client/", dir);
+    bool client_case = !strncmp(path, prefix, strlen(prefix));
+    return run_side == SIDE_BOTH || (run_side == SIDE_CLIENT) == client_case;
+}
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -254,7 +285,7 @@ static int load_cases(const char *dir, struct testcase ***out, struct testcase *
     struct testcase **probes = calloc((size_t)nfound + 1, sizeof *probes);
     int bad = 0, n = 0, np = 0;
     for (int i = 0; i < nfound; i++) {
-        if (!ends_with(found_paths[i], ".probe"))
+        if (!ends_with(found_paths[i], ".probe") || !on_run_side(found_paths[i], dir))
             continue;
         char err[1024];
         struct testcase *tc = case_parse_file(found_paths[i], NULL, err, sizeof err);
@@ -283,7 +314,7 @@ static int load_cases(const char *dir, struct testcase ***out, struct testcase *
     *probes_out = probes;
     *nprobes = np;
     for (int i = 0; i < nfound; i++) {
-        if (!ends_with(found_paths[i], ".case"))
+        if (!ends_with(found_paths[i], ".case") || !on_run_side(found_paths[i], dir))
             continue;
         struct testcase *tc = case_parse_file(found_paths[i], catalog_current_knows, err, sizeof err);
         if (!tc) {
@@ -430,6 +461,7 @@ struct runner {
     struct tap tap;
     FILE *tap_file;
     char client_binary[PATH_MAX];
+    char watch_binary[PATH_MAX];
     char tmp_dir[PATH_MAX];
     char wm_log[PATH_MAX];
     struct oracle *oracles[MAX_ORACLES];
@@ -446,6 +478,7 @@ static struct run_env make_env(struct runner *r)
 {
     struct options *o = r->o;
     return (struct run_env){.x = &r->x, .wm = &r->wm, .client_binary = r->client_binary,
+                            .watch_binary = r->watch_binary,
                             .timeout_scale = o->timeout_scale, .oracles = r->oracles, .noracles = r->noracles,
                             .case_timeout_ms = o->case_timeout_ms ? o->case_timeout_ms : (int)(120000 * o->timeout_scale),
                             .features = r->features};
@@ -666,6 +699,11 @@ static int run_all(struct runner *r, struct testcase **cases, int ncases, regex_
         fprintf(stderr, "framesync: %s\n", err);
         return EXIT_USAGE;
     }
+    if (o->client)
+        results_client(r->results, o->client_named ? o->client_profile.name : "", getenv("FRAMESYNC_CLIENT_COMMAND"));
+    if (o->client)
+        tap_comment(&r->tap, "client under test: %s%s%s", o->client_named ? o->client_profile.name : "",
+                    o->client_named ? ": " : "", getenv("FRAMESYNC_CLIENT_COMMAND"));
     tap_comment(&r->tap, "X server Xvfb %s ready after %.0f ms (no TCP, private auth cookie)",
                 r->x.display_name, (double)(r->x.ready_us - r->x.start_us) / 1000.0);
     r->noracles = oracles_create(&r->x, r->oracles, MAX_ORACLES, err, sizeof err);
@@ -791,6 +829,31 @@ static int print_coverage(const struct catalog *cat, struct testcase **cases, in
     return uncovered ? 1 : 0;
 }
 
+/* --client: the observer (watch/client-watch) starts the application from
+ * $FRAMESYNC_CLIENT_COMMAND in every case that declares `client NAME under-test`. */
+static int setup_client(struct runner *r)
+{
+    struct options *o = r->o;
+    snprintf(r->watch_binary, sizeof r->watch_binary, "%s/watch/client-watch", o->root);
+    if (access(r->watch_binary, X_OK) < 0) {
+        fprintf(stderr, "framesync: the client observer %s is missing: run make\n", r->watch_binary);
+        return -1;
+    }
+    if (o->client_named) {
+        client_profile_setenv(&o->client_profile, o->root, r->tmp_dir);
+        if (!profile_binary_installed(o->client_profile.binary)) {
+            fprintf(stderr, "framesync: client %s is not installed (%s); packages: %s\n", o->client_profile.name,
+                    o->client_profile.binary, o->client_profile.packages);
+            return -1;
+        }
+    }
+    char cmd[4096];
+    if (o->client_named)
+        client_profile_command(&o->client_profile, o->root, r->tmp_dir, cmd, sizeof cmd);
+    setenv("FRAMESYNC_CLIENT_COMMAND", o->client_named ? cmd : o->client, 1);
+    return 0;
+}
+
 static void find_root(char *root, size_t len)
 {
     char exe[PATH_MAX];
@@ -830,6 +893,8 @@ int main(int argc, char **argv)
         }
     }
     struct testcase **cases;
+    if (!o.coverage) /* --list shows what a run with the same options runs (the runner's order) */
+        run_side = o.client ? SIDE_CLIENT : SIDE_COMPOSITOR;
     int ncases = load_cases(o.cases_dir, &cases, &r.probes, &r.nprobes);
     if (ncases < 0)
         return EXIT_USAGE;
@@ -874,6 +939,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "framesync: cannot create a private temp dir: %s\n", strerror(errno));
         return EXIT_USAGE;
     }
+    if (o.client && setup_client(&r) < 0) {
+        remove_tree(r.tmp_dir);
+        return EXIT_USAGE;
+    }
     if (proc_init(r.tmp_dir) < 0) {
         fprintf(stderr, "framesync: cannot set up process handling: %s\n", strerror(errno));
         remove_tree(r.tmp_dir);
@@ -897,5 +966,7 @@ int main(int argc, char **argv)
         case_free(r.probes[i]);
     free(r.probes);
     catalog_free(&r.cat);
+    if (o.client_named)
+        client_profile_free(&o.client_profile);
     return rc;
 }

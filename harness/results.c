@@ -25,6 +25,8 @@ struct results {
     int ncases, ncompositors;
     char started[64];
     char status[128];
+    char client_name[64];    /* --client: the application under test ("" in a compositor run) */
+    char client_command[2048];
     int64_t start_us;
 };
 
@@ -65,6 +67,12 @@ static void write_file(struct results *r)
     fputs("{\n  \"format\": \"framesync-results-1\",\n  ", f);
     kv(f, "started", r->started, true);
     kv(f, "status", r->status, false);
+    if (r->client_command[0]) { /* a client run: which application was under test */
+        fputs(",\n  \"client\": {", f);
+        kv(f, "name", r->client_name, true);
+        kv(f, "command", r->client_command, false);
+        fputc('}', f);
+    }
     fprintf(f, ",\n  \"wall_ms\": %.1f,\n  \"compositors\": [%s\n  ],\n  \"features\": [%s\n  ],\n  \"findings\": [",
             (double)(clock_now_us() - r->start_us) / 1000.0,
             r->compositors_json ? r->compositors_json : "", r->features_json ? r->features_json : "");
@@ -185,6 +193,13 @@ void results_add(struct results *r, const struct testcase *tc, enum profile p, c
     fclose(f);
     append(&r->cases_json, &r->cases_len, text);
     free(text);
+    write_file(r);
+}
+
+void results_client(struct results *r, const char *name, const char *command)
+{
+    snprintf(r->client_name, sizeof r->client_name, "%s", name ? name : "");
+    snprintf(r->client_command, sizeof r->client_command, "%s", command ? command : "");
     write_file(r);
 }
 

@@ -14,6 +14,8 @@ struct results;
 struct results *results_open(const char *path);
 /* The compositor as it was when ready (claims), for the report header. */
 void results_compositor(struct results *r, const struct compositor *c, enum profile p);
+/* --client: the application under test (its name in clients/, or "", and its command line). */
+void results_client(struct results *r, const char *name, const char *command);
 /* The feature table of one compositor command (after its probes). */
 void results_features(struct results *r, const struct features *fs);
 /* A FAIL also counts as a finding of the clause its failed check checks (res->clause). */

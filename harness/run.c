@@ -281,8 +281,10 @@ static bool require_feature(struct ctx *c, const struct step *st, const char *na
 {
     const char *detail;
     enum feature_state fs = feature_state(c, name, &detail);
+    /* client-* features are the application's (cases/client/probes/), the others the compositor's */
+    const char *who = !strncmp(name, "client-", 7) ? "the client" : "the compositor";
     if (fs == FEATURE_UNKNOWN) {
-        decide(c, VERDICT_UNRESOLVED, st, "cannot tell whether the compositor has %s: %s", name, detail);
+        decide(c, VERDICT_UNRESOLVED, st, "cannot tell whether %s has %s: %s", who, name, detail);
         return false;
     }
     if ((fs == FEATURE_PRESENT) == want)
@@ -290,7 +292,7 @@ static bool require_feature(struct ctx *c, const struct step *st, const char *na
     if (want)
         decide(c, VERDICT_SKIP, st, "%s", detail);
     else
-        decide(c, VERDICT_SKIP, st, "the compositor has %s (%s)", name, detail);
+        decide(c, VERDICT_SKIP, st, "%s has %s (%s)", who, name, detail);
     return false;
 }
 
@@ -448,7 +450,13 @@ static bool run_step(struct ctx *c, const struct step *st)
         return true;
     }
     case STEP_CLIENT:
-        if (session_add_client(c->s, st->source, bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err) == 0)
+        if (st->command && !strcmp(st->command, "under-test") && !c->env->watch_binary) {
+            decide(c, VERDICT_SKIP, st, "no client under test: this case tests an application (run it with --client)");
+            return false;
+        }
+        if (session_add_client_binary(c->s, st->source,
+                                      st->command && *st->command ? c->env->watch_binary : c->s->client_binary,
+                                      bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err) == 0)
             return true;
         if (watchdog_fired(c, st))
             return false;

@@ -145,6 +145,12 @@ int session_pump(struct session *s, int64_t deadline_us, int extra_fd)
 
 int session_add_client(struct session *s, const char *name, int timeout_ms, char *err, size_t len)
 {
+    return session_add_client_binary(s, name, s->client_binary, timeout_ms, err, len);
+}
+
+int session_add_client_binary(struct session *s, const char *name, const char *binary, int timeout_ms, char *err,
+                              size_t len)
+{
     if (s->nclients == SESSION_MAX_CLIENTS) {
         snprintf(err, len, "too many clients");
         return -1;
@@ -159,7 +165,7 @@ int session_add_client(struct session *s, const char *name, int timeout_ms, char
     snprintf(c->name, sizeof c->name, "%s", name);
     snprintf(c->stderr_path, sizeof c->stderr_path, "%s.client-%s.log", s->log_prefix, name);
     int efd = open(c->stderr_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    const char *argv[] = {s->client_binary, "--name", name, NULL};
+    const char *argv[] = {binary, "--name", name, NULL};
     /* Every fake client starts its XIDs at another place in its range: the X server gives a new
      * connection the ID range of the last one that closed, so without this a case's window has
      * the XID of the last case's, and a compositor still busy with the last case's events (a late
@@ -180,7 +186,7 @@ int session_add_client(struct session *s, const char *name, int timeout_ms, char
     if (!c->proc) {
         close(in[1]);
         close(out[0]);
-        snprintf(err, len, "cannot start the fake client %s: %s", s->client_binary, strerror(errno));
+        snprintf(err, len, "cannot start the fake client %s: %s", binary, strerror(errno));
         return -1;
     }
     c->in_fd = in[1];

@@ -55,6 +55,9 @@ void session_free(struct session *s);
 
 /* Starts fake client NAME and waits for its `ready`; -1 with err on failure. */
 int session_add_client(struct session *s, const char *name, int timeout_ms, char *err, size_t len);
+/* The same with another program speaking the fake client's line protocol (watch/client-watch). */
+int session_add_client_binary(struct session *s, const char *name, const char *binary, int timeout_ms, char *err,
+                              size_t len);
 struct client *session_client(struct session *s, const char *name);
 
 /* Sends one command line and waits for its done/error record (returned), or NULL with err. */

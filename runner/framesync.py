@@ -26,13 +26,13 @@ HARNESS = os.path.join(ROOT, "harness", "framesync")
 PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
 # harness options that take a value, passed through unchanged
 VALUE_OPTS = ("--wm", "--ready", "--wm-timeout", "--profile", "--filter", "--cases", "--timeout-scale",
-              "--features", "--resize-trigger")
+              "--features", "--resize-trigger", "--client")
 # what the runner writes into OUT; only these are cleared at the start of a run
 OUT_ENTRIES = ("results.tap", "results.json", "results.json.tmp", "junit.xml", "index.html", "logs", "workers",
                "probes", "features.tsv")
 EXIT_USAGE = 2
 # harness options that run nothing (they print and exit): handed to the harness as they are
-DELEGATED = ("--list", "--list-wms", "--coverage", "--probe")
+DELEGATED = ("--list", "--list-wms", "--list-clients", "--coverage", "--probe")
 
 RESULT_RE = re.compile(r"^(not )?ok (\d+)(.*)$")
 PLAN_RE = re.compile(r"^1\.\.(\d+)")
@@ -806,6 +806,9 @@ class Runner:
                "features": self.features_tables(worker_docs), "findings": findings(ordered), "cases": ordered}
         if getattr(self.opts, "selection", None):
             doc["selection"] = self.opts.selection
+        client = next((d["client"] for _, d in worker_docs if d.get("client")), None)
+        if client:  # a --client run: the application under test
+            doc["client"] = client
         return doc
 
     def features_tables(self, worker_docs):

@@ -367,6 +367,9 @@ def write_html(path, runs, missing, wall, args):
 
 
 def main(argv=None):
+    if "--clients" in (argv if argv is not None else sys.argv[1:]):  # the applications, not compositors
+        from runner import client_matrix
+        return client_matrix.main(argv)
     ap = argparse.ArgumentParser(prog="run-tests.sh --matrix", description="the suite against every installed named compositor")
     ap.add_argument("--jobs", type=int, default=2, help="compositors run at a time (default 2)")
     ap.add_argument("--reruns", type=int, default=2, help="re-run failing cases up to N times (default 2)")

@@ -1,0 +1,399 @@
+/* fake-app: an application that takes part in frame synchronization by itself, correctly or with
+ * one fault, so that the client cases (cases/client/) are shown to pass on a correct client and
+ * to fail on each wrong behaviour (tests/client_selftest.py).  It plays "the client under test":
+ * `framesync --client "fake-app/fake-app --fault answer-early"`.
+ *
+ *   fake-app [--form basic|extended] [--fences N] [--fault F] [--variant V] [--frame-ms MS]
+ *
+ * It creates a 200x150 toplevel, lists WM_DELETE_WINDOW and _NET_WM_SYNC_REQUEST, creates its
+ * counters (and fences) before the map, maps it with the second counter odd (its first frame)
+ * and then, in the extended form, animates: one delimited update every MS (default 30), each
+ * repainting the whole window in another colour; when the compositor lists _NET_WM_SYNC_DRAWN or
+ * _NET_WM_FRAME_DRAWN it starts no update before the drawn message of the last one (or 1 s
+ * after it, when the message never comes: a robust client does not freeze).  A sync
+ * request is answered after the ConfigureNotify that follows it has been handled and the window
+ * repainted at its new size (or 50 ms after the request when none comes): counter 1 := V, and in
+ * the extended form counter 2 := the next even number >= V (the draft's answer, which de-facto
+ * compositors accept too).  Before ending an update at N it triggers fence (N/2) % L.
+ *
+ * Faults (each breaks one client clause):
+ *   answer-early       answers when the request arrives, before the ConfigureNotify and repaint
+ *   wrong-counter      extended form: answers on counter 1 only (the second stays as it was)
+ *   odd-end            ends its updates (and its first frame) at an odd value (+2 instead of +1)
+ *   no-drawn-wait      starts updates without waiting for the drawn message
+ *   wrong-fence-index  triggers fence (N/2 + 1) % L instead of (N/2) % L
+ *   same-size-unanswered  does not answer a request whose configure keeps the size
+ *   late-counter       sets _NET_WM_SYNC_REQUEST_COUNTER only after the map
+ *
+ * Variants (behaviours the texts allow: no client case may fail on them):
+ *   frame-answer       de-facto only: answers with a frame, as GTK does: second counter V + 1, paint,
+ *                      V + 2 (the first counter untouched)
+ *   map-even           maps with the second counter even (its first frame is not an update)
+ *   plus3              ends its updates 3 above their beginning (a frame drawn for a chosen time)
+ *   slow-answer        answers 200 ms after the ConfigureNotify */
+#include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <signal.h>
+#include <time.h>
+#include <xcb/sync.h>
+#include <xcb/xcb.h>
+
+enum fault { F_NONE, F_ANSWER_EARLY, F_WRONG_COUNTER, F_ODD_END, F_NO_DRAWN_WAIT, F_WRONG_FENCE, F_SAME_SIZE,
+             F_LATE_COUNTER };
+static const char *const fault_names[] = {"none", "answer-early", "wrong-counter", "odd-end", "no-drawn-wait",
+                                          "wrong-fence-index", "same-size-unanswered", "late-counter"};
+
+enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER };
+static const char *const variant_names[] = {"none", "frame-answer", "map-even", "plus3", "slow-answer"};
+
+enum { A_PROTOCOLS, A_DELETE, A_SYNC, A_COUNTER, A_FENCES, A_SUPPORTED, A_SYNC_DRAWN, A_FRAME_DRAWN, A_COUNT };
+static const char *const atom_names[A_COUNT] = {"WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_SYNC_REQUEST",
+                                                "_NET_WM_SYNC_REQUEST_COUNTER", "_NET_WM_SYNC_FENCES",
+                                                "_NET_SUPPORTED", "_NET_WM_SYNC_DRAWN", "_NET_WM_FRAME_DRAWN"};
+
+static struct {
+    xcb_connection_t *c;
+    xcb_screen_t *screen;
+    xcb_window_t win;
+    xcb_gcontext_t gc;
+    xcb_atom_t atom[A_COUNT];
+    bool extended;
+    enum fault fault;
+    enum variant variant;
+    int frame_ms;
+    xcb_sync_counter_t counter[2];
+    int64_t value[2];
+    xcb_sync_fence_t fences[8];
+    int nfences;
+    bool drawn_listed;      /* the compositor lists a drawn message: wait for it */
+    int64_t awaiting_drawn; /* the end value of the last update until its drawn message; -1 none */
+    int64_t drawn_deadline_ms; /* when to give up waiting for it */
+    uint16_t width, height;
+    uint32_t frame;
+    bool request_pending;   /* a request not answered yet */
+    int64_t request_value;
+    int64_t request_deadline_ms;
+    bool configured;        /* a ConfigureNotify came since the request */
+    bool size_changed;
+    int64_t next_frame_ms;
+} S = {.awaiting_drawn = -1, .width = 200, .height = 150, .frame_ms = 30};
+
+/* how long it waits for a drawn message that does not come before it draws again */
+#define DRAWN_TIMEOUT_MS 1000
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static xcb_sync_int64_t i64(int64_t v)
+{
+    return (xcb_sync_int64_t){.hi = (int32_t)(v >> 32), .lo = (uint32_t)v};
+}
+
+static void set_counter(int i, int64_t v)
+{
+    S.value[i] = v;
+    xcb_sync_set_counter(S.c, S.counter[i], i64(v));
+}
+
+static void round_trip(void)
+{
+    free(xcb_get_input_focus_reply(S.c, xcb_get_input_focus(S.c), NULL));
+}
+
+static void paint(void)
+{
+    uint32_t colour = 0x203040u + (S.frame * 0x0a1b2cu & 0x7f7f7fu);
+    xcb_change_gc(S.c, S.gc, XCB_GC_FOREGROUND, &colour);
+    xcb_rectangle_t r = {0, 0, S.width, S.height};
+    xcb_poly_fill_rectangle(S.c, S.win, S.gc, 1, &r);
+}
+
+static void intern_atoms(void)
+{
+    xcb_intern_atom_cookie_t ck[A_COUNT];
+    for (int i = 0; i < A_COUNT; i++)
+        ck[i] = xcb_intern_atom(S.c, 0, (uint16_t)strlen(atom_names[i]), atom_names[i]);
+    for (int i = 0; i < A_COUNT; i++) {
+        xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(S.c, ck[i], NULL);
+        S.atom[i] = r ? r->atom : XCB_NONE;
+        free(r);
+    }
+}
+
+/* Does _NET_SUPPORTED list the drawn message of the compositor's profile? */
+static bool supports_drawn(void)
+{
+    xcb_get_property_reply_t *r = xcb_get_property_reply(
+        S.c, xcb_get_property(S.c, 0, S.screen->root, S.atom[A_SUPPORTED], XCB_ATOM_ATOM, 0, 256), NULL);
+    bool found = false;
+    if (r && r->format == 32) {
+        const xcb_atom_t *a = xcb_get_property_value(r);
+        for (int i = 0; i < xcb_get_property_value_length(r) / 4; i++)
+            found |= a[i] == S.atom[A_SYNC_DRAWN] || a[i] == S.atom[A_FRAME_DRAWN];
+    }
+    free(r);
+    return found;
+}
+
+static void set_counter_property(void)
+{
+    xcb_change_property(S.c, XCB_PROP_MODE_REPLACE, S.win, S.atom[A_COUNTER], XCB_ATOM_CARDINAL, 32,
+                        S.extended ? 2 : 1, S.counter);
+}
+
+static void create_window(int nfences)
+{
+    S.win = xcb_generate_id(S.c);
+    uint32_t values[2] = {XCB_BACK_PIXMAP_NONE,
+                          XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_EXPOSURE};
+    xcb_create_window(S.c, XCB_COPY_FROM_PARENT, S.win, S.screen->root, 0, 0, S.width, S.height, 0,
+                      XCB_WINDOW_CLASS_INPUT_OUTPUT, S.screen->root_visual, XCB_CW_BACK_PIXMAP | XCB_CW_EVENT_MASK,
+                      values);
+    xcb_change_property(S.c, XCB_PROP_MODE_REPLACE, S.win, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 8, 8, "fake-app");
+    xcb_atom_t protocols[2] = {S.atom[A_DELETE], S.atom[A_SYNC]};
+    xcb_change_property(S.c, XCB_PROP_MODE_REPLACE, S.win, S.atom[A_PROTOCOLS], XCB_ATOM_ATOM, 32, 2, protocols);
+    for (int i = 0; i < (S.extended ? 2 : 1); i++) {
+        S.counter[i] = xcb_generate_id(S.c);
+        xcb_sync_create_counter(S.c, S.counter[i], i64(0));
+    }
+    if (S.fault != F_LATE_COUNTER)
+        set_counter_property();
+    S.nfences = nfences;
+    for (int i = 0; i < nfences; i++) {
+        S.fences[i] = xcb_generate_id(S.c);
+        xcb_sync_create_fence(S.c, S.screen->root, S.fences[i], 0);
+    }
+    if (nfences)
+        xcb_change_property(S.c, XCB_PROP_MODE_REPLACE, S.win, S.atom[A_FENCES], XCB_ATOM_CARDINAL, 32,
+                            (uint32_t)nfences, S.fences);
+    S.gc = xcb_generate_id(S.c);
+    xcb_create_gc(S.c, S.gc, S.win, 0, NULL);
+}
+
+/* Before ending an update at n: trigger fence (n/2) % L (after resetting it: it may be triggered
+ * from the last round) */
+static void trigger_fence_for(int64_t n)
+{
+    if (!S.nfences)
+        return;
+    int64_t i = (n / 2 + (S.fault == F_WRONG_FENCE ? 1 : 0)) % S.nfences;
+    xcb_sync_reset_fence(S.c, S.fences[i]);
+    xcb_sync_trigger_fence(S.c, S.fences[i]);
+}
+
+/* One delimited update on the second counter: odd, paint, (fence), even. */
+static void update(void)
+{
+    int64_t begin = S.value[1];
+    if (!(begin & 1)) /* else: the update the map began (the first frame) ends here */
+        set_counter(1, ++begin);
+    S.frame++;
+    paint();
+    round_trip(); /* the drawing reached the server before the update ends */
+    int64_t end = S.fault == F_ODD_END ? begin + 2 : S.variant == V_PLUS3 ? begin + 3 : begin + 1;
+    trigger_fence_for(end);
+    set_counter(1, end);
+    xcb_flush(S.c);
+    if (S.drawn_listed && S.fault != F_NO_DRAWN_WAIT) {
+        S.awaiting_drawn = end;
+        S.drawn_deadline_ms = now_ms() + DRAWN_TIMEOUT_MS;
+    }
+}
+
+/* GTK's answer (gdk_x11_window_begin_frame / end_frame): a frame that begins at the request's
+ * value + 1 (odd) and ends one above it. */
+static void answer_with_frame(int64_t v)
+{
+    int64_t begin = (v & 1) ? v : v + 1;
+    set_counter(1, begin);
+    paint();
+    round_trip();
+    set_counter(1, begin + 1);
+    xcb_flush(S.c);
+    if (S.drawn_listed) {
+        S.awaiting_drawn = begin + 1;
+        S.drawn_deadline_ms = now_ms() + DRAWN_TIMEOUT_MS;
+    }
+}
+
+static void answer(void)
+{
+    int64_t v = S.request_value;
+    S.request_pending = false;
+    if (S.fault == F_SAME_SIZE && !S.size_changed) {
+        fprintf(stderr, "fake-app: request %lld not answered (fault same-size-unanswered)\n", (long long)v);
+        return;
+    }
+    if (S.fault != F_ANSWER_EARLY) {
+        paint();
+        round_trip(); /* repainted at the new size before the counter moves */
+    }
+    if (S.variant == V_FRAME_ANSWER && S.extended) {
+        answer_with_frame(v);
+        return;
+    }
+    set_counter(0, v);
+    if (S.extended && S.fault != F_WRONG_COUNTER)
+        set_counter(1, (v & 1) ? v + 1 : v);
+    xcb_flush(S.c);
+}
+
+static void on_client_message(const xcb_client_message_event_t *e)
+{
+    const uint32_t *l = e->data.data32;
+    if (e->type == S.atom[A_PROTOCOLS] && l[0] == S.atom[A_SYNC]) {
+        S.request_value = (int64_t)(((uint64_t)l[3] << 32) | l[2]);
+        S.request_pending = true;
+        S.configured = false;
+        S.request_deadline_ms = now_ms() + 50;
+        if (S.fault == F_ANSWER_EARLY)
+            answer();
+        return;
+    }
+    int64_t drawn = -1;
+    if (e->type == S.atom[A_PROTOCOLS] && l[0] == S.atom[A_SYNC_DRAWN])
+        drawn = (int64_t)(((uint64_t)l[2] << 32) | l[1]);
+    else if (e->type == S.atom[A_FRAME_DRAWN])
+        drawn = (int64_t)(((uint64_t)l[1] << 32) | l[0]);
+    if (drawn >= 0 && S.awaiting_drawn >= 0 && drawn >= S.awaiting_drawn)
+        S.awaiting_drawn = -1;
+}
+
+static void on_event(xcb_generic_event_t *ev)
+{
+    switch (ev->response_type & 0x7f) {
+    case XCB_CLIENT_MESSAGE: on_client_message((xcb_client_message_event_t *)ev); break;
+    case XCB_CONFIGURE_NOTIFY: {
+        xcb_configure_notify_event_t *e = (xcb_configure_notify_event_t *)ev;
+        if (e->window != S.win)
+            break;
+        S.size_changed = e->width != S.width || e->height != S.height;
+        S.width = e->width;
+        S.height = e->height;
+        if (S.request_pending && S.variant == V_SLOW_ANSWER)
+            S.request_deadline_ms = now_ms() + 200; /* answered from the main loop */
+        else if (S.request_pending)
+            answer();
+        break;
+    }
+    case XCB_EXPOSE:
+        paint();
+        xcb_flush(S.c);
+        break;
+    }
+}
+
+static void parse_args(int argc, char **argv, int *nfences)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--form") && v) {
+            S.extended = !strcmp(v, "extended");
+            if (!S.extended && strcmp(v, "basic"))
+                goto usage;
+        } else if (!strcmp(a, "--fences") && v) {
+            *nfences = atoi(v);
+            if (*nfences < 0 || *nfences > 8)
+                goto usage;
+        } else if (!strcmp(a, "--frame-ms") && v) {
+            S.frame_ms = atoi(v);
+            if (S.frame_ms < 1)
+                goto usage;
+        } else if (!strcmp(a, "--variant") && v) {
+            unsigned k = 0;
+            while (k < sizeof variant_names / sizeof variant_names[0] && strcmp(variant_names[k], v))
+                k++;
+            if (k == sizeof variant_names / sizeof variant_names[0])
+                goto usage;
+            S.variant = (enum variant)k;
+        } else if (!strcmp(a, "--fault") && v) {
+            unsigned k = 0;
+            while (k < sizeof fault_names / sizeof fault_names[0] && strcmp(fault_names[k], v))
+                k++;
+            if (k == sizeof fault_names / sizeof fault_names[0])
+                goto usage;
+            S.fault = (enum fault)k;
+        } else {
+            goto usage;
+        }
+        i++;
+    }
+    return;
+usage:
+    fprintf(stderr, "usage: fake-app [--form basic|extended] [--fences N (0-8)] [--frame-ms MS] [--fault F] [--variant V]\n"
+                    "variants: frame-answer map-even plus3 slow-answer\n"
+                    "faults: answer-early wrong-counter odd-end no-drawn-wait wrong-fence-index "
+                    "same-size-unanswered late-counter\n");
+    exit(2);
+}
+
+static void start(int nfences)
+{
+    S.c = xcb_connect(NULL, NULL);
+    if (xcb_connection_has_error(S.c)) {
+        fprintf(stderr, "fake-app: cannot connect to the X server\n");
+        exit(1);
+    }
+    S.screen = xcb_setup_roots_iterator(xcb_get_setup(S.c)).data;
+    free(xcb_sync_initialize_reply(S.c, xcb_sync_initialize(S.c, 3, 1), NULL));
+    intern_atoms();
+    S.drawn_listed = S.extended && supports_drawn();
+    create_window(nfences);
+    if (S.extended && S.variant != V_MAP_EVEN) /* the first frame: mapped odd, ended once painted */
+        set_counter(1, 1);
+    xcb_map_window(S.c, S.win);
+    if (S.fault == F_LATE_COUNTER)
+        set_counter_property();
+    xcb_flush(S.c);
+    S.next_frame_ms = now_ms() + S.frame_ms;
+}
+
+int main(int argc, char **argv)
+{
+    int nfences = 0;
+    S.extended = true;
+    parse_args(argc, argv, &nfences);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    start(nfences);
+    for (;;) {
+        xcb_generic_event_t *ev;
+        while ((ev = xcb_poll_for_event(S.c))) {
+            on_event(ev);
+            free(ev);
+        }
+        if (xcb_connection_has_error(S.c))
+            return 0;
+        int64_t now = now_ms();
+        if (S.request_pending && now >= S.request_deadline_ms)
+            answer();
+        if (S.awaiting_drawn >= 0 && now >= S.drawn_deadline_ms) {
+            fprintf(stderr, "fake-app: no drawn message for %lld after %d ms, drawing on\n",
+                    (long long)S.awaiting_drawn, DRAWN_TIMEOUT_MS);
+            S.awaiting_drawn = -1;
+        }
+        bool may_draw = S.extended && !S.request_pending && S.awaiting_drawn < 0;
+        if (may_draw && now >= S.next_frame_ms) {
+            update();
+            S.next_frame_ms = now + S.frame_ms;
+        }
+        xcb_flush(S.c);
+        int64_t wake = S.request_pending ? S.request_deadline_ms
+                       : may_draw              ? S.next_frame_ms
+                       : S.awaiting_drawn >= 0 ? S.drawn_deadline_ms
+                                               : now + 1000;
+        struct pollfd p = {.fd = xcb_get_file_descriptor(S.c), .events = POLLIN};
+        int timeout = wake > now ? (int)(wake - now) : 0;
+        if (poll(&p, 1, timeout) < 0 && errno != EINTR)
+            return 1;
+    }
+}

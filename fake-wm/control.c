@@ -1,0 +1,131 @@
+/* The control channel: what a test asks fake-wm to do to a client window, for the client side of
+ * the suite (`--client`, cases/client/).  There a real application is under test and fake-wm plays
+ * its compositor, so fake-wm itself must start the resizes and moves a compositor makes (a sync
+ * request, then the configure) and be able to hold back its drawn messages.
+ *
+ * A command is a ClientMessage sent to the root window with SubstructureRedirect (as
+ * _NET_WM_MOVERESIZE is), message_type _FRAMESYNC_WM_CONTROL, format 32:
+ *   l[0] = 1 resize: l[1] window, l[2] width, l[3] height (a sync request, then the configure)
+ *   l[0] = 2 move:   l[1] window, l[2] dx, l[3] dy (signed): a sync request, then a configure that
+ *                    changes the position only, and the synthetic ConfigureNotify ICCCM asks for
+ *   l[0] = 3 drawn:  l[1] 0 send drawn messages as usual, 1 never send them, 2 delay them by
+ *                    l[2] milliseconds
+ * An X message, not a pipe: any client of the run's server (the harness's observer) can send it
+ * without knowing how fake-wm was started, and a real compositor simply ignores it. */
+#include "fakewm.h"
+
+#include <string.h>
+
+enum { CONTROL_RESIZE = 1, CONTROL_MOVE = 2, CONTROL_DRAWN = 3 };
+
+static int drawn_mode;      /* 0 as usual, 1 withheld, 2 delayed */
+static int drawn_delay_ms;
+
+struct delayed {
+    xcb_window_t win;
+    int64_t value;
+    int64_t due_us;
+};
+#define MAX_DELAYED 256
+static struct delayed delayed[MAX_DELAYED];
+static int ndelayed;
+
+static void control_resize(struct win *w, uint32_t wd, uint32_t ht)
+{
+    if (wd < 1 || ht < 1 || wd > 32767 || ht > 32767) {
+        logmsg("window %u: control resize to %ux%u refused (size out of range)", w->id, wd, ht);
+        return;
+    }
+    struct configure_req r = {.mask = XCB_CONFIG_WINDOW_WIDTH | XCB_CONFIG_WINDOW_HEIGHT,
+                              .width = (uint16_t)wd, .height = (uint16_t)ht};
+    logmsg("window %u: control: resize to %ux%u", w->id, wd, ht);
+    sync_configure_request(w, &r, ORIGIN_KEYBOARD);
+}
+
+static void control_move(struct win *w, int32_t dx, int32_t dy)
+{
+    struct configure_req r = {.mask = XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y,
+                              .x = (int16_t)(w->wm_x + dx), .y = (int16_t)(w->wm_y + dy)};
+    logmsg("window %u: control: move by %d,%d (size kept), with a sync request", w->id, dx, dy);
+    sync_forced_configure(w, &r);
+    /* ICCCM 4.1.5: a move without a resize gets a synthetic ConfigureNotify */
+    xcb_configure_notify_event_t e;
+    memset(&e, 0, sizeof e);
+    e.response_type = XCB_CONFIGURE_NOTIFY;
+    e.event = e.window = w->id;
+    e.x = r.x;
+    e.y = r.y;
+    e.width = w->wm_w;
+    e.height = w->wm_h;
+    e.border_width = w->bw;
+    xcb_send_event(X.c, 0, w->id, XCB_EVENT_MASK_STRUCTURE_NOTIFY, (const char *)&e);
+}
+
+bool control_client_message(const xcb_client_message_event_t *e)
+{
+    if (e->type != atom(A_FRAMESYNC_WM_CONTROL) || e->format != 32)
+        return false;
+    const uint32_t *l = e->data.data32;
+    if (l[0] == CONTROL_DRAWN) {
+        drawn_mode = l[1] <= 2 ? (int)l[1] : 0;
+        drawn_delay_ms = (int)l[2];
+        logmsg("control: drawn messages %s", drawn_mode == 0 ? "sent as usual"
+                                             : drawn_mode == 1 ? "withheld (never sent)" : "delayed");
+        if (drawn_mode == 0)
+            control_check_timers(INT64_MAX); /* the delayed ones go now */
+        return true;
+    }
+    struct win *w = win_find(l[1]);
+    if (!w || !w->managed) {
+        logmsg("control: window %u is not managed, command %u ignored", l[1], l[0]);
+        return true;
+    }
+    if (l[0] == CONTROL_RESIZE)
+        control_resize(w, l[2], l[3]);
+    else if (l[0] == CONTROL_MOVE)
+        control_move(w, (int32_t)l[2], (int32_t)l[3]);
+    else
+        logmsg("control: unknown command %u ignored", l[0]);
+    return true;
+}
+
+/* drawn.c asks before each drawn message: false when it is withheld or taken over for later */
+bool control_drawn_send_now(xcb_window_t win, int64_t value)
+{
+    if (drawn_mode == 0)
+        return true;
+    if (drawn_mode == 1) {
+        logmsg("window %u: drawn message for %lld withheld (control)", win, (long long)value);
+        return false;
+    }
+    if (ndelayed == MAX_DELAYED)
+        return true;
+    delayed[ndelayed++] = (struct delayed){win, value, now_us() + (int64_t)drawn_delay_ms * 1000};
+    logmsg("window %u: drawn message for %lld delayed by %d ms (control)", win, (long long)value, drawn_delay_ms);
+    return false;
+}
+
+void control_check_timers(int64_t now)
+{
+    int kept = 0;
+    for (int i = 0; i < ndelayed; i++) {
+        struct delayed d = delayed[i];
+        if (d.due_us > now) {
+            delayed[kept++] = d;
+            continue;
+        }
+        struct win *w = win_find(d.win);
+        if (w && !w->destroyed)
+            drawn_send_late(d.win, d.value);
+    }
+    ndelayed = kept;
+}
+
+int64_t control_next_deadline(void)
+{
+    int64_t d = -1;
+    for (int i = 0; i < ndelayed; i++)
+        if (d < 0 || delayed[i].due_us < d)
+            d = delayed[i].due_us;
+    return d;
+}

@@ -1,0 +1,184 @@
+"""framesync client matrix: the client cases against every installed named application
+(clients/*.conf), against the reference compositor.
+
+    python3 -m runner.client_matrix [--only NAME,...] [--reruns 1] [--update-baselines] [--reuse]
+    ./run-tests.sh --matrix --clients ...
+
+For each installed client it runs the harness (`--client NAME`), one at a time (a browser takes
+both cores of a small machine); re-runs the failing cases (`--reruns`) to tell flakes from
+failures; compares each with baselines/clients/NAME.txt (runner/baseline.py's format); and writes
+reports/client-matrix.md: per client its features (the client probes, per profile: participates,
+extended form, maps odd, animates, fences, how long it stalls without drawn messages), its
+findings (the client clauses it breaks, with the cases) and the wall time of its run.
+
+Exit status: 0 when every client that ran matches its baseline, 1 otherwise, 2 on a usage error.
+Standard library only.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+if __package__ in (None, ""):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from runner import baseline as bl  # noqa: E402
+
+ROOT = bl.ROOT
+HARNESS = bl.HARNESS
+PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
+FEATURES = ["client-participates", "client-extended", "client-maps-odd", "client-animates", "client-fences",
+            "client-drawn-timeout"]
+
+
+def log(msg):
+    sys.stderr.write("client-matrix: %s\n" % msg)
+    sys.stderr.flush()
+
+
+def list_clients():
+    """[(name, installed, command)] from `framesync --list-clients`."""
+    p = subprocess.run([HARNESS, "--list-clients"], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit("client-matrix: framesync --list-clients failed:\n" + p.stderr)
+    out = []
+    for line in p.stdout.splitlines()[1:]:
+        parts = line.split(None, 2)
+        if len(parts) == 3:
+            out.append((parts[0], parts[1] == "yes", parts[2]))
+    return out
+
+
+def run_one(name, args):
+    out = os.path.join(args.out, name)
+    os.makedirs(out, exist_ok=True)
+    start = time.monotonic()
+    if not args.reuse:
+        log("%s: running" % name)
+        cmd = [HARNESS, "--client", name, "--out", out]
+        with open(os.path.join(out, "tap.txt"), "w") as tap:
+            subprocess.run(cmd, stdout=tap, stderr=subprocess.STDOUT)
+    run = {"name": name, "out": out, "results": {}, "doc": None}
+    try:
+        run["doc"] = bl.load_results(os.path.join(out, "results.json"))
+    except (OSError, ValueError, bl.BaselineError) as e:
+        run["error"] = "no results.json: %s" % e
+        return run
+    run["results"] = bl.statuses_of(run["doc"])
+    if args.reuse:
+        k = 1
+        while bl.apply_rerun(run["results"], os.path.join(out, "rerun-%d" % k, "results.json")):
+            k += 1
+    elif args.reruns > 0:
+        bl.rerun_failures(run["results"], out, args.reruns, ["--client", name],
+                          log=lambda m: log("%s: %s" % (name, m)))
+    run["wall"] = (run["doc"].get("wall_ms", 0) / 1000.0) if args.reuse else time.monotonic() - start
+    return run
+
+
+def gate(run, args):
+    path = os.path.join(ROOT, "baselines", "clients", run["name"] + ".txt")
+    if run.get("error"):
+        run["gate"], run["match"] = "did not run: " + run["error"][:200], False
+        return
+    entries, header = bl.parse_baseline(path)
+    if args.update_baselines:
+        bl.write_baseline(path, run["results"], entries, header, run["name"])
+        entries, _ = bl.parse_baseline(path)
+    report = bl.compare(run["results"], entries)
+    run["match"] = os.path.exists(path) and bl.matches(report)
+    run["gate"] = ("matches baseline" if run["match"] else "MISMATCH") if os.path.exists(path) else \
+        "no baseline (baselines/clients/%s.txt): run with --update-baselines" % run["name"]
+    run["gate_text"] = bl.format_report(report, run["name"])
+
+
+def features_by_profile(run):
+    """{profile: {feature: (present, detail)}} from the feature tables of results.json."""
+    out = {}
+    for t in (run.get("doc") or {}).get("features") or []:
+        prof = next((p for p in PROFILES if "--profile " + p in t.get("command", "")), "?")
+        out[prof] = {n: (f.get("present"), f.get("detail", "")) for n, f in (t.get("features") or {}).items()
+                     if n in FEATURES}
+    return out
+
+
+def findings(run):
+    from reports.common import findings as f
+    return f((run.get("doc") or {}).get("cases", []))
+
+
+def counts(run):
+    c = {}
+    for r in run["results"].values():
+        c[r["status"]] = c.get(r["status"], 0) + 1
+    return ", ".join("%d %s" % (n, s) for s, n in sorted(c.items()))
+
+
+def write_md(path, runs, missing):
+    lines = ["# Client matrix", "",
+             "The client cases (cases/client/) against each installed named application "
+             "(clients/*.conf), with fake-wm as the compositor. `./run-tests.sh --matrix --clients`.", ""]
+    lines += ["| client | wall | results | gate |", "|---|---|---|---|"]
+    for run in runs:
+        lines.append("| %s | %.0f s | %s | %s |" % (run["name"], run.get("wall", 0), counts(run), run.get("gate", "")))
+    if missing:
+        lines += ["", "Not installed: %s." % ", ".join(missing)]
+    lines += ["", "## Features (client probes)", "",
+              "| client | profile | " + " | ".join(FEATURES) + " |", "|---|---|" + "---|" * len(FEATURES)]
+    for run in runs:
+        for prof, feats in sorted(features_by_profile(run).items(), key=lambda kv: PROFILES.index(kv[0])
+                                  if kv[0] in PROFILES else 9):
+            cells, last = [], None
+            for n in FEATURES:
+                present, detail = feats.get(n, (None, ""))
+                # a feature absent for the reason of the one it requires says only "no"
+                said = detail if present or detail != last else ""
+                last = detail if not present else last
+                cells.append(("yes" if present else "no") + (": " + said.replace("|", "/") if said else ""))
+            lines.append("| %s | %s | %s |" % (run["name"], prof, " | ".join(cells)))
+    lines += ["", "## Findings (client clauses broken)", ""]
+    for run in runs:
+        fs = findings(run)
+        lines.append("- **%s**: %s" % (run["name"], "none" if not fs else ""))
+        for f in fs:
+            lines.append("  - `%s`: %s" % (f["clause"], "; ".join(f["summary"])))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="run-tests.sh --matrix --clients",
+                                 description="the client cases against every installed named application")
+    ap.add_argument("--clients", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--only", help="comma-separated client names (default: every installed one)")
+    ap.add_argument("--reruns", type=int, default=1, help="re-run failing cases up to N times (default 1)")
+    ap.add_argument("--out", default="/tmp/framesync-client-matrix", help="where each run's output goes")
+    ap.add_argument("--report-dir", default=os.path.join(ROOT, "reports"), help="where client-matrix.md goes")
+    ap.add_argument("--reuse", action="store_true", help="run nothing: the report from an earlier run in --out")
+    ap.add_argument("--update-baselines", action="store_true", help="write baselines/clients/NAME.txt")
+    args = ap.parse_args(argv)
+    known = list_clients()
+    only = [n for n in args.only.split(",") if n] if args.only else None
+    if only and [n for n in only if n not in {k[0] for k in known}]:
+        log("unknown client(s) in --only (known: %s)" % ", ".join(k[0] for k in known))
+        return 2
+    chosen = [k for k in known if not only or k[0] in only]
+    missing = [k[0] for k in chosen if not k[1]]
+    runs = [run_one(k[0], args) for k in chosen if k[1]]
+    for run in runs:
+        gate(run, args)
+        log("%s: %.0f s, %s; %s" % (run["name"], run.get("wall", 0), counts(run), run["gate"]))
+    os.makedirs(args.report_dir, exist_ok=True)
+    md = os.path.join(args.report_dir, "client-matrix.md")
+    write_md(md, runs, missing)
+    for run in runs:
+        if run.get("gate_text"):
+            print(run["gate_text"])
+    ok = bool(runs) and all(run.get("match") for run in runs)
+    print("client-matrix: %d client(s), %s; %s" % (len(runs), "all match their baselines" if ok
+                                                  else "NOT all match their baselines", md))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
