@@ -18,17 +18,8 @@
 
 enum { CONTROL_RESIZE = 1, CONTROL_MOVE = 2, CONTROL_DRAWN = 3 };
 
-static int drawn_mode;      /* 0 as usual, 1 withheld, 2 delayed */
+static int drawn_mode;      /* 0 as usual, 1 withheld, 2 delayed (by drawn.c's queue) */
 static int drawn_delay_ms;
-
-struct delayed {
-    xcb_window_t win;
-    int64_t value;
-    int64_t due_us;
-};
-#define MAX_DELAYED 256
-static struct delayed delayed[MAX_DELAYED];
-static int ndelayed;
 
 static void control_resize(struct win *w, uint32_t wd, uint32_t ht)
 {
@@ -72,7 +63,7 @@ bool control_client_message(const xcb_client_message_event_t *e)
         logmsg("control: drawn messages %s", drawn_mode == 0 ? "sent as usual"
                                              : drawn_mode == 1 ? "withheld (never sent)" : "delayed");
         if (drawn_mode == 0)
-            control_check_timers(INT64_MAX); /* the delayed ones go now */
+            drawn_release_delayed(); /* the delayed ones go now */
         return true;
     }
     struct win *w = win_find(l[1]);
@@ -89,43 +80,14 @@ bool control_client_message(const xcb_client_message_event_t *e)
     return true;
 }
 
-/* drawn.c asks before each drawn message: false when it is withheld or taken over for later */
-bool control_drawn_send_now(xcb_window_t win, int64_t value)
+/* drawn.c asks before each drawn message: -1 withheld, else the delay in ms it adds (0: none) */
+int control_drawn_delay_ms(xcb_window_t win, int64_t value)
 {
     if (drawn_mode == 0)
-        return true;
+        return 0;
     if (drawn_mode == 1) {
         logmsg("window %u: drawn message for %lld withheld (control)", win, (long long)value);
-        return false;
+        return -1;
     }
-    if (ndelayed == MAX_DELAYED)
-        return true;
-    delayed[ndelayed++] = (struct delayed){win, value, now_us() + (int64_t)drawn_delay_ms * 1000};
-    logmsg("window %u: drawn message for %lld delayed by %d ms (control)", win, (long long)value, drawn_delay_ms);
-    return false;
-}
-
-void control_check_timers(int64_t now)
-{
-    int kept = 0;
-    for (int i = 0; i < ndelayed; i++) {
-        struct delayed d = delayed[i];
-        if (d.due_us > now) {
-            delayed[kept++] = d;
-            continue;
-        }
-        struct win *w = win_find(d.win);
-        if (w && !w->destroyed)
-            drawn_send_late(d.win, d.value);
-    }
-    ndelayed = kept;
-}
-
-int64_t control_next_deadline(void)
-{
-    int64_t d = -1;
-    for (int i = 0; i < ndelayed; i++)
-        if (d < 0 || delayed[i].due_us < d)
-            d = delayed[i].due_us;
-    return d;
+    return drawn_delay_ms;
 }

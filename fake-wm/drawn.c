@@ -123,8 +123,9 @@ void drawn_collect(struct win *w)
     w->npending = 0;
 }
 
-/* --inject drawn-delay=MS: messages whose paint is done, sent MS ms later (the drawn time in them
- * stays the paint's: only the message is late, the pixels are not) */
+/* Drawn messages held back after their paint: by --inject drawn-delay=MS (the benchmark's known
+ * delay) and by the control channel's `drawn delay MS` (client cases). The drawn time in them stays
+ * the paint's: only the message is late, the pixels are not. One FIFO, so they go out in order. */
 struct delayed {
     xcb_window_t win;
     int64_t value;
@@ -134,20 +135,19 @@ struct delayed {
 static struct delayed delayed[MAX_SHOWN];
 static int delayed_head, ndelayed;
 
-static void delay_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_time)
+static void delay_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_time, int delay_ms)
 {
     if (ndelayed == MAX_SHOWN) {
-        logmsg("window %u: too many drawn messages held back: value %lld sent at once (inject drawn-delay)", win,
-               (long long)value);
+        logmsg("window %u: too many drawn messages held back: value %lld sent at once", win, (long long)value);
         send_drawn(win, value, server_time, "after the paint");
         return;
     }
     delayed[(delayed_head + ndelayed) % MAX_SHOWN] =
         (struct delayed){.win = win, .value = value, .server_time = server_time,
-                         .due = now_us() + (int64_t)opt.drawn_delay_ms * 1000};
+                         .due = now_us() + (int64_t)delay_ms * 1000};
     ndelayed++;
-    logmsg("window %u: drawn message for %lld held back %d ms after the paint (inject drawn-delay=%d)", win,
-           (long long)value, opt.drawn_delay_ms, opt.drawn_delay_ms);
+    logmsg("window %u: drawn message for %lld held back %d ms after the paint (inject drawn-delay=%d, control)", win,
+           (long long)value, delay_ms, opt.drawn_delay_ms);
 }
 
 void drawn_tick(int64_t now)
@@ -162,6 +162,11 @@ void drawn_tick(int64_t now)
     }
 }
 
+void drawn_release_delayed(void)
+{
+    drawn_tick(INT64_MAX);
+}
+
 int64_t drawn_next_deadline(void)
 {
     return ndelayed > 0 ? delayed[delayed_head].due : -1;
@@ -173,19 +178,16 @@ void drawn_paint_done(xcb_timestamp_t server_time)
         struct win *w = win_find(shown[i].win);
         if (!w || w->destroyed)
             continue;
-        if (!control_drawn_send_now(shown[i].win, shown[i].value))
-            continue; /* withheld or delayed by the control channel (client cases) */
-        if (opt.drawn_delay_ms)
-            delay_drawn(shown[i].win, shown[i].value, server_time);
+        int delay_ms = control_drawn_delay_ms(shown[i].win, shown[i].value);
+        if (delay_ms < 0)
+            continue; /* withheld by the control channel (client cases) */
+        delay_ms += opt.drawn_delay_ms;
+        if (delay_ms > 0)
+            delay_drawn(shown[i].win, shown[i].value, server_time, delay_ms);
         else
             send_drawn(shown[i].win, shown[i].value, server_time, "after the paint");
     }
     nshown = 0;
-}
-
-void drawn_send_late(xcb_window_t win, int64_t value)
-{
-    send_drawn(win, value, X.last_time, "after the paint, delayed by the control channel");
 }
 
 void drawn_forget(struct win *w)

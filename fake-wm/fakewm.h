@@ -172,11 +172,9 @@ static inline bool fences_supported(void)
 
 /* ---- the control channel (control.c): resizes, moves and drawn messages a test asks for ---- */
 bool control_client_message(const xcb_client_message_event_t *e);
-bool control_drawn_send_now(xcb_window_t win, int64_t value);
-void control_check_timers(int64_t now);
-int64_t control_next_deadline(void);
+int control_drawn_delay_ms(xcb_window_t win, int64_t value);
 /* drawn.c: a drawn message the control channel delayed */
-void drawn_send_late(xcb_window_t win, int64_t value);
+void drawn_release_delayed(void);
 
 /* ---- logging (log.c) ---- */
 void logmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

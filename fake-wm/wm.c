@@ -678,14 +678,11 @@ void wm_check_timers(int64_t now)
 {
     sync_check_timers(now);
     moveresize_check_timers(now);
-    control_check_timers(now);
 }
 
 int64_t wm_next_deadline(void)
 {
-    int64_t a = sync_next_deadline(), b = moveresize_next_deadline(), c = control_next_deadline();
-    if (c >= 0 && (a < 0 || c < a))
-        a = c;
+    int64_t a = sync_next_deadline(), b = moveresize_next_deadline();
     if (a < 0)
         return b;
     if (b < 0)
