@@ -1,72 +1,82 @@
 #include "compositor-profile.h"
+#include "conffile.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *trim(char *s)
+struct parse_state {
+    struct compositor_profile *p;
+    int seen_composites;
+};
+
+static int one_of(const char *value, const char *const *allowed)
 {
-    while (*s && isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
-        s[--n] = 0;
-    return s;
+    for (; *allowed; allowed++)
+        if (!strcmp(value, *allowed))
+            return 1;
+    return 0;
 }
 
-static int fail(char *err, size_t len, const char *path, int line, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static int fail(char *err, size_t len, const char *path, int line, const char *fmt, ...)
+/* One `key: value` line of a compositor profile (conf_read has checked its shape). */
+static int parse_key(void *ctx, const char *key, const char *value, const char *path, int lineno, char *err,
+                     size_t errlen)
 {
-    int o = snprintf(err, len, "%s:%d: ", path, line);
-    va_list ap;
-    va_start(ap, fmt);
-    if (o >= 0 && (size_t)o < len)
-        vsnprintf(err + o, len - (size_t)o, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-/* The programs a command runs: the first word after exec, dbus-run-session [options] --, env and
- * its NAME=VALUE words. */
-static void derive_binary(const char *command, char *out, size_t len)
-{
-    char copy[2048], *save = NULL;
-    snprintf(copy, sizeof copy, "%s", command);
-    bool in_dbus = false;
-    out[0] = 0;
-    for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-        if (in_dbus) {
-            if (!strcmp(w, "--"))
-                in_dbus = false;
-            continue;
-        }
-        if (!strcmp(w, "exec") || !strcmp(w, "env") || strchr(w, '='))
-            continue;
-        if (!strcmp(w, "dbus-run-session")) {
-            in_dbus = true;
-            continue;
-        }
-        snprintf(out, len, "%s", w);
-        return;
+    struct parse_state *st = ctx;
+    struct compositor_profile *p = st->p;
+    if (!strcmp(key, "command")) {
+        if (p->command[0])
+            return conf_fail(err, errlen, path, lineno, "a second `command:` (one is allowed)");
+        snprintf(p->command, sizeof p->command, "%s", value);
+    } else if (!strcmp(key, "env")) {
+        if (!conf_valid_env(value))
+            return conf_fail(err, errlen, path, lineno, "`env:` takes NAME=VALUE, got `%s`", value);
+        if (p->nenv == CP_MAX_ENV)
+            return conf_fail(err, errlen, path, lineno, "more than %d `env:` lines", CP_MAX_ENV);
+        p->env[p->nenv++] = strdup(value);
+    } else if (!strcmp(key, "ready")) {
+        if (p->ready[0])
+            return conf_fail(err, errlen, path, lineno, "a second `ready:` (one is allowed)");
+        if (!one_of(value, (const char *const[]){"wm", "cm", "wm+cm", "auto", NULL}))
+            return conf_fail(err, errlen, path, lineno, "`ready:` takes wm, cm, wm+cm or auto, not `%s`", value);
+        snprintf(p->ready, sizeof p->ready, "%s", value);
+    } else if (!strcmp(key, "composites")) {
+        if (st->seen_composites++)
+            return conf_fail(err, errlen, path, lineno, "a second `composites:` (one is allowed)");
+        if (!one_of(value, (const char *const[]){"yes", "no", NULL}))
+            return conf_fail(err, errlen, path, lineno, "`composites:` takes yes or no, not `%s`", value);
+        p->composites = !strcmp(value, "yes");
+    } else if (!strcmp(key, "resize-trigger")) {
+        if (p->resize_trigger[0])
+            return conf_fail(err, errlen, path, lineno, "a second `resize-trigger:` (one is allowed)");
+        if (!one_of(value, (const char *const[]){"configure", "keyboard", "pointer", "map", NULL}))
+            return conf_fail(err, errlen, path, lineno,
+                             "`resize-trigger:` takes configure, keyboard, pointer or map, not `%s`", value);
+        snprintf(p->resize_trigger, sizeof p->resize_trigger, "%s", value);
+    } else if (!strcmp(key, "packages")) {
+        snprintf(p->packages, sizeof p->packages, "%s", value);
+    } else if (!strcmp(key, "binary")) {
+        snprintf(p->binary, sizeof p->binary, "%s", value);
+    } else if (!strcmp(key, "notes")) {
+        size_t o = strlen(p->notes);
+        snprintf(p->notes + o, sizeof p->notes - o, "%s%s", o ? " " : "", value);
+    } else {
+        return conf_fail(err, errlen, path, lineno,
+                         "unknown key `%s:` (expected command, env, ready, composites, resize-trigger, packages, "
+                         "binary or notes)",
+                         key);
     }
+    return 0;
 }
 
-static bool valid_env(const char *v)
+static void free_env(struct compositor_profile *p)
 {
-    const char *eq = strchr(v, '=');
-    if (!eq || eq == v)
-        return false;
-    for (const char *c = v; c < eq; c++)
-        if (!isalnum((unsigned char)*c) && *c != '_')
-            return false;
-    return !isdigit((unsigned char)v[0]);
+    for (int i = 0; i < p->nenv; i++)
+        free(p->env[i]);
+    p->nenv = 0;
 }
 
 int compositor_profile_parse(const char *path, struct compositor_profile *p, char *err, size_t errlen)
@@ -78,132 +88,27 @@ int compositor_profile_parse(const char *path, struct compositor_profile *p, cha
     char *dot = strstr(p->name, ".conf");
     if (dot)
         *dot = 0;
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return fail(err, errlen, path, 0, "cannot read: %s", strerror(errno));
-    char line[4096];
-    int lineno = 0, rc = 0, seen_composites = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        size_t n = strlen(line);
-        if (n && line[n - 1] != '\n' && !feof(f)) {
-            rc = fail(err, errlen, path, lineno, "line longer than %zu characters", sizeof line - 2);
-            break;
-        }
-        char *s = trim(line);
-        if (!*s || *s == '#')
-            continue;
-        char *colon = strchr(s, ':');
-        if (!colon || colon == s) {
-            rc = fail(err, errlen, path, lineno, "expected `key: value`, got `%s`", s);
-            break;
-        }
-        *colon = 0;
-        char *key = trim(s), *value = trim(colon + 1);
-        for (char *k = key; *k; k++)
-            if (!islower((unsigned char)*k) && *k != '-' && *k != '_') {
-                rc = fail(err, errlen, path, lineno, "expected `key: value`, got `%s:%s`", key, value);
-                goto out;
-            }
-        if (!*value) {
-            rc = fail(err, errlen, path, lineno, "`%s:` needs a value", key);
-            break;
-        }
-        if (!strcmp(key, "command")) {
-            if (p->command[0]) {
-                rc = fail(err, errlen, path, lineno, "a second `command:` (one is allowed)");
-                break;
-            }
-            snprintf(p->command, sizeof p->command, "%s", value);
-        } else if (!strcmp(key, "env")) {
-            if (!valid_env(value)) {
-                rc = fail(err, errlen, path, lineno, "`env:` takes NAME=VALUE, got `%s`", value);
-                break;
-            }
-            if (p->nenv == CP_MAX_ENV) {
-                rc = fail(err, errlen, path, lineno, "more than %d `env:` lines", CP_MAX_ENV);
-                break;
-            }
-            p->env[p->nenv++] = strdup(value);
-        } else if (!strcmp(key, "ready")) {
-            if (p->ready[0]) {
-                rc = fail(err, errlen, path, lineno, "a second `ready:` (one is allowed)");
-                break;
-            }
-            if (strcmp(value, "wm") && strcmp(value, "cm") && strcmp(value, "wm+cm") && strcmp(value, "auto")) {
-                rc = fail(err, errlen, path, lineno, "`ready:` takes wm, cm, wm+cm or auto, not `%s`", value);
-                break;
-            }
-            snprintf(p->ready, sizeof p->ready, "%s", value);
-        } else if (!strcmp(key, "composites")) {
-            if (seen_composites++) {
-                rc = fail(err, errlen, path, lineno, "a second `composites:` (one is allowed)");
-                break;
-            }
-            if (strcmp(value, "yes") && strcmp(value, "no")) {
-                rc = fail(err, errlen, path, lineno, "`composites:` takes yes or no, not `%s`", value);
-                break;
-            }
-            p->composites = !strcmp(value, "yes");
-        } else if (!strcmp(key, "resize-trigger")) {
-            if (p->resize_trigger[0]) {
-                rc = fail(err, errlen, path, lineno, "a second `resize-trigger:` (one is allowed)");
-                break;
-            }
-            if (strcmp(value, "configure") && strcmp(value, "keyboard") && strcmp(value, "pointer") &&
-                strcmp(value, "map")) {
-                rc = fail(err, errlen, path, lineno, "`resize-trigger:` takes configure, keyboard, pointer or map, not `%s`",
-                          value);
-                break;
-            }
-            snprintf(p->resize_trigger, sizeof p->resize_trigger, "%s", value);
-        } else if (!strcmp(key, "packages")) {
-            snprintf(p->packages, sizeof p->packages, "%s", value);
-        } else if (!strcmp(key, "binary")) {
-            snprintf(p->binary, sizeof p->binary, "%s", value);
-        } else if (!strcmp(key, "notes")) {
-            size_t o = strlen(p->notes);
-            snprintf(p->notes + o, sizeof p->notes - o, "%s%s", o ? " " : "", value);
-        } else {
-            rc = fail(err, errlen, path, lineno,
-                      "unknown key `%s:` (expected command, env, ready, composites, resize-trigger, packages, binary or notes)",
-                      key);
-            break;
-        }
-    }
-out:
-    fclose(f);
+    struct parse_state st = {.p = p};
+    int lineno = 0;
+    int rc = conf_read(path, parse_key, &st, &lineno, err, errlen);
     if (rc == 0) {
         if (!p->command[0])
-            rc = fail(err, errlen, path, lineno, "no `command:` line");
+            rc = conf_fail(err, errlen, path, lineno, "no `command:` line");
         else if (!p->ready[0])
-            rc = fail(err, errlen, path, lineno, "no `ready:` line (wm, cm or wm+cm)");
-        else if (!seen_composites)
-            rc = fail(err, errlen, path, lineno, "no `composites:` line (yes or no)");
+            rc = conf_fail(err, errlen, path, lineno, "no `ready:` line (wm, cm or wm+cm)");
+        else if (!st.seen_composites)
+            rc = conf_fail(err, errlen, path, lineno, "no `composites:` line (yes or no)");
     }
     if (rc == 0 && !p->binary[0])
-        derive_binary(p->command, p->binary, sizeof p->binary);
-    if (rc < 0) {
-        for (int i = 0; i < p->nenv; i++)
-            free(p->env[i]);
-        p->nenv = 0;
-    }
+        conf_derive_binary(p->command, p->binary, sizeof p->binary);
+    if (rc < 0)
+        free_env(p);
     return rc;
-}
-
-static bool plain_name(const char *s)
-{
-    if (!*s || *s == '.' || strlen(s) >= 64)
-        return false;
-    for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && !strchr("_+.-", *s))
-            return false;
-    return true;
 }
 
 int compositor_profile_lookup(const char *root, const char *wm, struct compositor_profile *p)
 {
-    if (!plain_name(wm))
+    if (!conf_plain_name(wm))
         return 0;
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/compositors/%s.conf", root, wm);
@@ -215,21 +120,6 @@ int compositor_profile_lookup(const char *root, const char *wm, struct composito
         return -1;
     }
     return 1;
-}
-
-static void substitute(const char *tmpl, const char *key, const char *value, char *out, size_t len)
-{
-    size_t o = 0, klen = strlen(key);
-    for (const char *c = tmpl; *c && o + 1 < len;) {
-        if (!strncmp(c, key, klen)) {
-            o += (size_t)snprintf(out + o, len - o, "%s", value);
-            if (o >= len)
-                o = len - 1;
-            c += klen;
-        } else
-            out[o++] = *c++;
-    }
-    out[o] = 0;
 }
 
 char **compositor_profile_env(const struct compositor_profile *p, const char *root, const char *run_tmp)
@@ -249,8 +139,8 @@ char **compositor_profile_env(const struct compositor_profile *p, const char *ro
                 fprintf(stderr, "framesync: cannot create %s: %s\n", tmpdir, strerror(errno));
         }
         char a[4096], b[4096];
-        substitute(p->env[i], "{tmpdir}", tmpdir, a, sizeof a);
-        substitute(a, "{root}", root, b, sizeof b);
+        conf_substitute(p->env[i], "{tmpdir}", tmpdir, a, sizeof a);
+        conf_substitute(a, "{root}", root, b, sizeof b);
         env[i] = strdup(b);
     }
     return env;
@@ -283,46 +173,29 @@ bool profile_binary_installed(const char *binary)
     return n > 0;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int compositor_profile_list(const char *root, FILE *out)
 {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/compositors", root);
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "framesync: cannot read %s: %s\n", dir, strerror(errno));
+    char **paths;
+    int n = conf_list_dir(dir, &paths);
+    if (n < 0)
         return 2;
-    }
-    char *names[256];
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < 256) {
-        size_t len = strlen(e->d_name);
-        if (len > 5 && !strcmp(e->d_name + len - 5, ".conf") && e->d_name[0] != '.')
-            names[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_name);
     int bad = 0;
     fprintf(out, "%-16s %-9s %-10s %-6s %s\n", "name", "installed", "composites", "ready", "command");
     for (int i = 0; i < n; i++) {
-        char path[PATH_MAX + 300], err[2048];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        char err[2048];
         struct compositor_profile p;
-        if (compositor_profile_parse(path, &p, err, sizeof err) < 0) {
+        if (compositor_profile_parse(paths[i], &p, err, sizeof err) < 0) {
             fprintf(stderr, "framesync: %s\n", err);
             bad++;
         } else {
             fprintf(out, "%-16s %-9s %-10s %-6s %s\n", p.name, profile_binary_installed(p.binary) ? "yes" : "no",
                     p.composites ? "yes" : "no", p.ready, p.command);
-            for (int k = 0; k < p.nenv; k++)
-                free(p.env[k]);
+            free_env(&p);
         }
-        free(names[i]);
+        free(paths[i]);
     }
+    free(paths);
     return bad ? 2 : 0;
 }

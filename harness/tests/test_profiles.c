@@ -1,0 +1,145 @@
+/* Unit tests for the named-compositor and named-client files: compositors/NAME.conf
+ * (harness/compositor-profile.c), clients/NAME.conf (harness/client-profile.c), both read by
+ * harness/conffile.c: every key, and bad input named by file and line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../client-profile.h"
+#include "../compositor-profile.h"
+
+static char path[64];
+
+static void write_file(const char *text)
+{
+    snprintf(path, sizeof path, "/tmp/framesync-test-profileXXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    if (path[0])
+        unlink(path);
+    path[0] = 0;
+    return 0;
+}
+
+static int parse_client(const char *p, char *err, size_t len)
+{
+    struct client_profile c;
+    int rc = client_profile_parse(p, &c, err, len);
+    if (rc == 0)
+        client_profile_free(&c);
+    return rc;
+}
+
+static int parse_wm(const char *p, char *err, size_t len)
+{
+    struct compositor_profile c;
+    int rc = compositor_profile_parse(p, &c, err, len);
+    for (int i = 0; rc == 0 && i < c.nenv; i++)
+        free(c.env[i]);
+    return rc;
+}
+
+/* text is refused by parse at line, with a message containing want */
+static void expect_error(int (*parse)(const char *, char *, size_t), const char *text, int line, const char *want)
+{
+    write_file(text);
+    char err[1024] = "";
+    assert_int_equal(parse(path, err, sizeof err), -1);
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
+    if (strncmp(err, prefix, strlen(prefix)) || !strstr(err, want))
+        fail_msg("error \"%s\", wanted \"%s...%s\"", err, prefix, want);
+    teardown(NULL);
+}
+
+static void test_client_every_key(void **state)
+{
+    (void)state;
+    write_file("# a comment\ncommand:  exec my-app --demo {root}/x\nenv: A=1\nenv: B={tmpdir}/b\n"
+               "packages: my-app\nanimates: a spinner\nnotes: n1\nnotes: n2\n");
+    struct client_profile p;
+    char err[1024];
+    assert_int_equal(client_profile_parse(path, &p, err, sizeof err), 0);
+    assert_string_equal(p.command, "exec my-app --demo {root}/x");
+    assert_int_equal(p.nenv, 2);
+    assert_string_equal(p.binary, "my-app"); /* derived: the first word after exec */
+    assert_string_equal(p.animates, "a spinner");
+    char cmd[256];
+    client_profile_command(&p, "/r", "/t", cmd, sizeof cmd);
+    assert_string_equal(cmd, "exec my-app --demo /r/x");
+    client_profile_setenv(&p, "/r", "/t");
+    assert_string_equal(getenv("B"), "/t/b");
+    client_profile_free(&p);
+}
+
+static void test_client_errors(void **state)
+{
+    (void)state;
+    expect_error(parse_client, "command: a\ncolour: red\n", 2, "unknown key `colour`");
+    expect_error(parse_client, "command: a\ncommand: b\n", 2, "`command:` given twice");
+    expect_error(parse_client, "env: A=1\n", 1, "expected one `command:` line");
+    expect_error(parse_client, "command: a\nenv: =1\n", 2, "expected `env: NAME=VALUE`");
+    expect_error(parse_client, "command: a\njust words\n", 2, "expected `key: value`");
+}
+
+static void test_compositor_every_key(void **state)
+{
+    (void)state;
+    write_file("# a comment\ncommand:  dbus-run-session --config-file=x -- env A=1 my-wm --replace\n"
+               "env: XDG_RUNTIME_DIR={tmpdir}\nready: wm+cm\ncomposites: yes\nresize-trigger: keyboard\n"
+               "packages: my-wm\nnotes: n1\nnotes: n2\n");
+    struct compositor_profile p;
+    char err[1024] = "";
+    assert_int_equal(compositor_profile_parse(path, &p, err, sizeof err), 0);
+    assert_int_equal(p.nenv, 1);
+    assert_string_equal(p.ready, "wm+cm");
+    assert_true(p.composites);
+    assert_string_equal(p.resize_trigger, "keyboard");
+    assert_string_equal(p.binary, "my-wm"); /* derived past dbus-run-session ... --, env, A=1 */
+    assert_string_equal(p.notes, "n1 n2");
+    free(p.env[0]);
+}
+
+static void test_compositor_errors(void **state)
+{
+    (void)state;
+    expect_error(parse_wm, "command: a\nready: maybe\n", 2, "`ready:` takes wm, cm, wm+cm or auto, not `maybe`");
+    expect_error(parse_wm, "command: a\nready: wm\n", 2, "no `composites:` line");
+    expect_error(parse_wm, "ready: wm\ncomposites: no\n", 2, "no `command:` line");
+    expect_error(parse_wm, "Command: a\n", 1, "expected `key: value`, got `Command:a`");
+    expect_error(parse_wm, "command: a\nready:\n", 2, "`ready:` needs a value");
+    expect_error(parse_wm, "command: a\nenv: 1A=2\n", 2, "`env:` takes NAME=VALUE, got `1A=2`");
+    expect_error(parse_wm, "command: a\ncommand: b\n", 2, "a second `command:`");
+    expect_error(parse_wm, "command: a\ncolour: red\n", 2, "unknown key `colour:`");
+    char long_line[5000];
+    memset(long_line, 'x', sizeof long_line - 2);
+    memcpy(long_line, "notes: ", 7);
+    long_line[sizeof long_line - 2] = '\n';
+    long_line[sizeof long_line - 1] = 0;
+    expect_error(parse_wm, long_line, 1, "line longer than 4094 characters");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_client_every_key, teardown),
+        cmocka_unit_test_teardown(test_client_errors, teardown),
+        cmocka_unit_test_teardown(test_compositor_every_key, teardown),
+        cmocka_unit_test_teardown(test_compositor_errors, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
