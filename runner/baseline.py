@@ -271,6 +271,38 @@ def format_recheck(recheck, name=""):
     return "\n".join(lines)
 
 
+def gate(run, path, update=False):
+    """Judges one matrix run (a dict with name, results and maybe error) by its baseline at path,
+    for the compositor matrix and the client matrix alike: sets run's gate (one line), match,
+    report and gate_text; with update, first writes the baseline and sets recheck (the kept
+    comments whose diagnostic changed)."""
+    run["baseline_path"] = path
+    if run.get("error"):
+        run["gate"] = "did not run: " + run["error"].splitlines()[0][:200]
+        run["match"] = False
+        return
+    try:
+        entries, header = parse_baseline(path)
+    except BaselineError as e:
+        run["gate"] = "malformed baseline: %s" % e
+        run["match"] = False
+        return
+    if update:
+        recheck = []
+        write_baseline(path, run["results"], entries, header, run["name"], recheck=recheck)
+        run["recheck"] = format_recheck(recheck, run["name"])
+        entries, _ = parse_baseline(path)
+    report = compare(run["results"], entries)
+    run["report"] = report
+    if not os.path.exists(path):
+        run["gate"] = "no baseline (%s): run with --update-baselines" % os.path.relpath(path, ROOT)
+        run["match"] = False
+    else:
+        run["match"] = matches(report)
+        run["gate"] = "matches baseline" if run["match"] else "MISMATCH"
+    run["gate_text"] = format_report(report, run["name"])
+
+
 def auto_comment(r):
     if r.get("note"):
         return r["note"]

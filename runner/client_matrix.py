@@ -77,19 +77,7 @@ def run_one(name, args):
 
 
 def gate(run, args):
-    path = os.path.join(ROOT, "baselines", "clients", run["name"] + ".txt")
-    if run.get("error"):
-        run["gate"], run["match"] = "did not run: " + run["error"][:200], False
-        return
-    entries, header = bl.parse_baseline(path)
-    if args.update_baselines:
-        bl.write_baseline(path, run["results"], entries, header, run["name"])
-        entries, _ = bl.parse_baseline(path)
-    report = bl.compare(run["results"], entries)
-    run["match"] = os.path.exists(path) and bl.matches(report)
-    run["gate"] = ("matches baseline" if run["match"] else "MISMATCH") if os.path.exists(path) else \
-        "no baseline (baselines/clients/%s.txt): run with --update-baselines" % run["name"]
-    run["gate_text"] = bl.format_report(report, run["name"])
+    bl.gate(run, os.path.join(ROOT, "baselines", "clients", run["name"] + ".txt"), args.update_baselines)
 
 
 def features_by_profile(run):

@@ -146,32 +146,7 @@ def run_one(name, args, cases):
 
 
 def gate(run, args):
-    path = os.path.join(ROOT, "baselines", run["name"] + ".txt")
-    run["baseline_path"] = path
-    if run.get("error"):
-        run["gate"] = "did not run: " + run["error"].splitlines()[0][:200]
-        run["match"] = False
-        return
-    try:
-        entries, header = bl.parse_baseline(path)
-    except bl.BaselineError as e:
-        run["gate"] = "malformed baseline: %s" % e
-        run["match"] = False
-        return
-    if args.update_baselines:
-        recheck = []
-        bl.write_baseline(path, run["results"], entries, header, run["name"], recheck=recheck)
-        run["recheck"] = bl.format_recheck(recheck, run["name"])
-        entries, _ = bl.parse_baseline(path)
-    report = bl.compare(run["results"], entries)
-    run["report"] = report
-    if not os.path.exists(path):
-        run["gate"] = "no baseline (baselines/%s.txt): run with --update-baselines" % run["name"]
-        run["match"] = False
-    else:
-        run["match"] = bl.matches(report)
-        run["gate"] = "matches baseline" if run["match"] else "MISMATCH"
-    run["gate_text"] = bl.format_report(report, run["name"])
+    bl.gate(run, os.path.join(ROOT, "baselines", run["name"] + ".txt"), args.update_baselines)
 
 
 # ---------------------------------------------------------------- reports
