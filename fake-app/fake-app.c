@@ -293,6 +293,15 @@ static void on_event(xcb_generic_event_t *ev)
     }
 }
 
+/* The index of v in names, or -1: the enums follow their name tables. */
+static int name_index(const char *const *names, size_t n, const char *v)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(names[k], v))
+            return (int)k;
+    return -1;
+}
+
 static void parse_args(int argc, char **argv, int *nfences)
 {
     for (int i = 1; i < argc; i++) {
@@ -310,17 +319,13 @@ static void parse_args(int argc, char **argv, int *nfences)
             if (S.frame_ms < 1)
                 goto usage;
         } else if (!strcmp(a, "--variant") && v) {
-            unsigned k = 0;
-            while (k < sizeof variant_names / sizeof variant_names[0] && strcmp(variant_names[k], v))
-                k++;
-            if (k == sizeof variant_names / sizeof variant_names[0])
+            int k = name_index(variant_names, sizeof variant_names / sizeof variant_names[0], v);
+            if (k < 0)
                 goto usage;
             S.variant = (enum variant)k;
         } else if (!strcmp(a, "--fault") && v) {
-            unsigned k = 0;
-            while (k < sizeof fault_names / sizeof fault_names[0] && strcmp(fault_names[k], v))
-                k++;
-            if (k == sizeof fault_names / sizeof fault_names[0])
+            int k = name_index(fault_names, sizeof fault_names / sizeof fault_names[0], v);
+            if (k < 0)
                 goto usage;
             S.fault = (enum fault)k;
         } else {
