@@ -145,6 +145,24 @@ static void name_live(struct win *w)
 static uint16_t outer_w(const struct win *w) { return (uint16_t)(w->w + 2 * w->bw); }
 static uint16_t outer_h(const struct win *w) { return (uint16_t)(w->h + 2 * w->bw); }
 
+/* a pixmap of the window's depth and outer size, with a picture of its format on it */
+static void new_picture(const struct win *w, uint16_t ow, uint16_t oh, xcb_pixmap_t *pix, xcb_render_picture_t *pic)
+{
+    *pix = xcb_generate_id(X.pc);
+    xcb_create_pixmap(X.pc, w->depth, *pix, X.root, ow, oh);
+    *pic = xcb_generate_id(X.pc);
+    xcb_render_create_picture(X.pc, *pic, *pix, w->format, 0, NULL);
+}
+
+/* the live contents into dst, damage taken: the window is clean until its next update */
+static void take_live(struct win *w, xcb_render_picture_t dst, uint16_t ow, uint16_t oh)
+{
+    if (w->damage)
+        xcb_damage_subtract(X.pc, w->damage, XCB_NONE, XCB_NONE);
+    xcb_render_composite(X.pc, XCB_RENDER_PICT_OP_SRC, w->live_pic, XCB_NONE, dst, 0, 0, 0, 0, 0, 0, ow, oh);
+    w->dirty = false;
+}
+
 /* refresh the saved copy from the live contents (the caller took care of fences) */
 static void copy_live(struct win *w)
 {
@@ -155,18 +173,11 @@ static void copy_live(struct win *w)
         bool was_shown = w->shown;
         free_saved(w);
         w->shown = was_shown;
-        w->saved_pix = xcb_generate_id(X.pc);
-        xcb_create_pixmap(X.pc, w->depth, w->saved_pix, X.root, ow, oh);
-        w->saved_pic = xcb_generate_id(X.pc);
-        xcb_render_create_picture(X.pc, w->saved_pic, w->saved_pix, w->format, 0, NULL);
+        new_picture(w, ow, oh, &w->saved_pix, &w->saved_pic);
         w->saved_w = ow;
         w->saved_h = oh;
     }
-    if (w->damage)
-        xcb_damage_subtract(X.pc, w->damage, XCB_NONE, XCB_NONE);
-    xcb_render_composite(X.pc, XCB_RENDER_PICT_OP_SRC, w->live_pic, XCB_NONE, w->saved_pic, 0, 0, 0, 0, 0, 0, ow,
-                         oh);
-    w->dirty = false;
+    take_live(w, w->saved_pic, ow, oh);
     w->shown = true;
 }
 
@@ -175,16 +186,10 @@ bool comp_snapshot(struct win *w, struct frame *f)
     uint16_t ow = outer_w(w), oh = outer_h(w);
     if (ow == 0 || oh == 0 || !w->live_pic)
         return false;
-    f->pix = xcb_generate_id(X.pc);
-    xcb_create_pixmap(X.pc, w->depth, f->pix, X.root, ow, oh);
-    f->pic = xcb_generate_id(X.pc);
-    xcb_render_create_picture(X.pc, f->pic, f->pix, w->format, 0, NULL);
+    new_picture(w, ow, oh, &f->pix, &f->pic);
     f->w = ow;
     f->h = oh;
-    if (w->damage)
-        xcb_damage_subtract(X.pc, w->damage, XCB_NONE, XCB_NONE);
-    xcb_render_composite(X.pc, XCB_RENDER_PICT_OP_SRC, w->live_pic, XCB_NONE, f->pic, 0, 0, 0, 0, 0, 0, ow, oh);
-    w->dirty = false;
+    take_live(w, f->pic, ow, oh);
     return true;
 }
 
