@@ -16,7 +16,8 @@ X_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 X_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
-HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c))
+COMMON_SRC   := $(wildcard common/*.c)
+HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(COMMON_SRC)
 HARNESS_OBJ  := $(HARNESS_SRC:.c=.o)
 CLIENT_SRC   := $(wildcard fake-clients/*.c)
 WM_SRC       := $(wildcard fake-wm/*.c)
@@ -83,7 +84,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 SAN_FLAGS    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iharness $(X_CFLAGS)
-FUZZ_SRC_caseparse := harness/caseparse.c
+FUZZ_SRC_caseparse := harness/caseparse.c common/terms.c
 FUZZ_SRC_record    := harness/timeline.c
 FUZZ_SRC_rec_split := $(HARNESS_SRC)
 FUZZ_SRC_propdecode := fake-wm/propdecode.c

@@ -11,23 +11,6 @@
 #define MAX_CLIENTS 8
 #define MAX_VARS 64
 
-const char *profile_name(enum profile p)
-{
-    switch (p) {
-    case PROFILE_EWMH15: return "ewmh-1.5";
-    case PROFILE_DRAFT2011: return "draft-2011";
-    case PROFILE_DEFACTO: return "de-facto";
-    }
-    return "?";
-}
-
-int profile_parse(const char *name)
-{
-    if (!strcmp(name, "ewmh-1.5")) return PROFILE_EWMH15;
-    if (!strcmp(name, "draft-2011")) return PROFILE_DRAFT2011;
-    if (!strcmp(name, "de-facto")) return PROFILE_DEFACTO;
-    return 0;
-}
 
 /* What the parser knows while it reads one file. */
 struct parser {

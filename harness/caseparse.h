@@ -6,14 +6,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "terms.h"
 
 #define MAX_FILTERS 8
 #define MAX_CLAUSES 4
 
-enum profile { PROFILE_EWMH15 = 1, PROFILE_DRAFT2011 = 2, PROFILE_DEFACTO = 4 };
-#define ALL_PROFILES (PROFILE_EWMH15 | PROFILE_DRAFT2011 | PROFILE_DEFACTO)
-const char *profile_name(enum profile p);
-int profile_parse(const char *name); /* bit, or 0 */
 
 enum step_kind {
     STEP_CLIENT,    /* client NAME [ARGS]         start a fake client */

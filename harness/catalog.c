@@ -144,3 +144,11 @@ void catalog_free(struct catalog *cat)
     free(cat->clauses);
     memset(cat, 0, sizeof *cat);
 }
+
+enum level catalog_level(const struct catalog *cat, const char *id)
+{
+    if (!strcmp(id, "compositor/crash"))
+        return LEVEL_DEFECT;
+    const struct clause *cl = cat ? catalog_find(cat, id) : NULL;
+    return level_of_keyword(cl ? cl->keyword : NULL);
+}

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "terms.h"
 
 struct clause {
     char *id;
@@ -26,6 +27,8 @@ struct catalog {
 /* Loads the file; on error fills err with FILE:LINE: ... and returns -1. */
 int catalog_load(struct catalog *cat, const char *path, char *err, size_t errlen);
 const struct clause *catalog_find(const struct catalog *cat, const char *id);
+/* How strongly the text asks for the clause (its keyword's level); compositor/crash is a defect. */
+enum level catalog_level(const struct catalog *cat, const char *id);
 void catalog_free(struct catalog *cat);
 
 /* The catalog in use, for case_parse's clause check. */

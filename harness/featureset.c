@@ -13,7 +13,7 @@ static int nprobe_names;
 
 /* Observed from the selections at start-up, and derived from the trigger probes. */
 static const char *const builtin[] = {"wm", "compositing", "sync-requests", "driven-resize", "held-resize", "hold",
-                                      "extended"};
+                                      "extended", "protocol"};
 #define NBUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
 /* The resize triggers in the order `A resize` prefers them: a ConfigureRequest is exact and
@@ -35,8 +35,11 @@ const char *const *features_inputs(const char *name)
 {
     static const char *const trig[] = {"trigger-configure", "trigger-keyboard", "trigger-pointer", "trigger-map", NULL};
     static const char *const hold[] = {"hold-update", "hold-map", NULL};
-    static const char *const ext[] = {"extended-counter", "extended-marker", "hold-update", "hold-map",
-                                      "trigger-configure", "trigger-keyboard", "trigger-pointer", "trigger-map", NULL};
+    static const char *const ext[] = {"extended-counter", "extended-marker", "trigger-configure", "trigger-keyboard",
+                                      "trigger-pointer", "trigger-map", NULL};
+    static const char *const protocol[] = {"trigger-configure", "trigger-keyboard", "trigger-pointer", "trigger-map",
+                                           "hold-update", "hold-map", "sync-drawn", "frame-drawn", "frame-timings",
+                                           "fences", NULL};
     static const char *const none[] = {NULL};
     if (!strcmp(name, "sync-requests") || !strcmp(name, "driven-resize") || !strcmp(name, "held-resize"))
         return trig;
@@ -44,6 +47,8 @@ const char *const *features_inputs(const char *name)
         return hold;
     if (!strcmp(name, "extended"))
         return ext;
+    if (!strcmp(name, "protocol"))
+        return protocol;
     return none;
 }
 
@@ -202,6 +207,55 @@ static bool triggers_probed(const struct features *fs)
     return false;
 }
 
+/* The protocol atoms a compositor may list, and the features that are doing them. */
+static const char *const protocol_atoms[] = {"_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER",
+                                             "_NET_WM_SYNC_DRAWN", "_NET_WM_FRAME_DRAWN", "_NET_WM_FRAME_TIMINGS",
+                                             "_NET_WM_SYNC_FENCES"};
+static const char *const protocol_features[] = {"sync-requests", "hold", "sync-drawn", "frame-drawn", "frame-timings",
+                                                "fences"};
+#define NPROTOCOL 6
+
+/* `protocol`: does the compositor take part in the protocol in any way the probes can see? */
+static void derive_protocol(struct features *fs)
+{
+    char did[512] = "";
+    size_t o = 0;
+    bool unknown = false;
+    for (int i = 0; i < NPROTOCOL; i++) {
+        const struct feature *f = features_find(fs, protocol_features[i]);
+        if (f && f->state == FEATURE_PRESENT)
+            o += (size_t)snprintf(did + o, sizeof did - o, "%s%s", o ? ", " : "", protocol_features[i]);
+        unknown |= !f || f->state == FEATURE_UNKNOWN;
+    }
+    if (o)
+        features_set(fs, "protocol", FEATURE_PRESENT, "derived", "it does %s", did);
+    else if (unknown)
+        features_set(fs, "protocol", FEATURE_UNKNOWN, "derived", "not decided: a probe could not decide");
+    else
+        features_set(fs, "protocol", FEATURE_ABSENT, "derived",
+                     "it was seen doing none of the protocol: no sync request for any resize the suite can make, no "
+                     "hold of an unfinished update, no drawn or timings message, no wait on a fence");
+}
+
+void features_set_listed(struct features *fs, char *const *supported, int n)
+{
+    size_t o = 0;
+    fs->listed[0] = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < NPROTOCOL; k++)
+            if (!strcmp(supported[i], protocol_atoms[k]) && o < sizeof fs->listed)
+                o += (size_t)snprintf(fs->listed + o, sizeof fs->listed - o, "%s%s", o ? " " : "", supported[i]);
+}
+
+bool features_unbacked(const struct features *fs, char *why, size_t len)
+{
+    const struct feature *p = features_find(fs, "protocol");
+    if (!fs->listed[0] || !p || p->state != FEATURE_ABSENT)
+        return false;
+    snprintf(why, len, "`%s` lists %s in _NET_SUPPORTED but %s", fs->command, fs->listed, p->detail + strlen("it "));
+    return true;
+}
+
 void features_derive(struct features *fs)
 {
     if (!triggers_probed(fs))
@@ -216,8 +270,10 @@ void features_derive(struct features *fs)
     derive_one(fs, "held-resize", held, 2, fs->held, "an interactive resize that stays open");
     static const char *const holds[] = {"hold-update", "hold-map"};
     derive_any(fs, "hold", holds, 2, "it does not hold delimited updates");
-    /* a WM that syncs and holds delimited updates on the second counter knows the extended form
-     * too, whatever its requests look like */
+    /* a WM that syncs and holds delimited updates on the second counter: shown in the table, but
+     * not evidence of the extended form of requests, which the draft makes optional on its own
+     * ("If a window manager supports the extended form ..."): which counter a WM uses for its
+     * requests is its choice, holding an unfinished update is the compositor's duty either way */
     const struct feature *h = features_find(fs, "hold"), *sr = features_find(fs, "sync-requests");
     if (h && sr && h->state == FEATURE_PRESENT && sr->state == FEATURE_PRESENT)
         features_set(fs, "extended-delimited", FEATURE_PRESENT, "derived",
@@ -225,13 +281,14 @@ void features_derive(struct features *fs)
     else
         features_set(fs, "extended-delimited", (h && h->state == FEATURE_UNKNOWN) || (sr && sr->state == FEATURE_UNKNOWN)
                      ? FEATURE_UNKNOWN : FEATURE_ABSENT, "derived", "it does not both sync resizes and hold delimited updates");
-    static const char *const ext[] = {"extended-counter", "extended-marker", "extended-delimited"};
-    if (sr && sr->state == FEATURE_ABSENT && (!h || h->state == FEATURE_ABSENT))
-        /* nothing it does shows either form: say that, not "basic form only" */
+    static const char *const ext[] = {"extended-counter", "extended-marker"};
+    if (sr && sr->state == FEATURE_ABSENT)
+        /* no request at all: say that, not "basic form only" */
         features_set(fs, "extended", FEATURE_ABSENT, "derived",
-                     "it neither sends sync requests nor holds delimited updates, so it does no form of the protocol");
+                     "it sends no sync request, so it uses no form of the request for two counters");
     else
-        derive_any(fs, "extended", ext, 3, "basic form only: with two counters it used the first as a basic-form counter");
+        derive_any(fs, "extended", ext, 2, "basic form only: with two counters it used the first as a basic-form counter");
+    derive_protocol(fs);
 }
 
 bool features_decided(const struct features *fs, const char *name)
@@ -255,7 +312,7 @@ static int display_rank(const char *name)
                                         "trigger-map", "sync-requests", "driven-resize", "held-resize",
                                         "extended-counter", "extended-marker", "extended-delimited", "extended",
                                         "hold-update", "hold-map", "hold", "sync-drawn", "frame-drawn",
-                                        "frame-timings", "fences"};
+                                        "frame-timings", "fences", "protocol"};
     for (int i = 0; i < (int)(sizeof order / sizeof order[0]); i++)
         if (!strcmp(order[i], name))
             return i;
@@ -301,6 +358,12 @@ void features_json(const struct features *fs, FILE *f)
     json_string(f, fs->driven);
     fputs(", \"held\": ", f);
     json_string(f, fs->held);
+    fputs(", \"listed\": ", f);
+    json_string(f, fs->listed);
+    char unbacked[1024] = "";
+    features_unbacked(fs, unbacked, sizeof unbacked);
+    fputs(", \"unbacked\": ", f);
+    json_string(f, unbacked);
     fprintf(f, ", \"probe_ms\": %.1f, \"features\": {", fs->probe_ms);
     for (int i = 0; i < fs->n; i++) {
         const struct feature *x = &fs->f[i];
@@ -335,6 +398,8 @@ void features_write_tsv(const struct features *fs, FILE *f)
     }
     put_text(f, fs->command);
     fprintf(f, "\t-\tprobe-ms\t-\t%.1f\t\n", fs->probe_ms);
+    put_text(f, fs->command);
+    fprintf(f, "\t-\tlisted\t-\t0\t%s\n", fs->listed);
 }
 
 static char *next_field(char **p)
@@ -382,8 +447,11 @@ int features_read_tsv(const char *path, const char *command, struct features *fs
         if (strcmp(cmd, want))
             continue;
         found = 1;
-        if (!strcmp(name, "-")) {
-            fs->probe_ms = strtod(ms, NULL);
+        if (!strcmp(name, "-")) { /* the table's own lines: how long probing took, what it lists */
+            if (!strcmp(state, "listed"))
+                snprintf(fs->listed, sizeof fs->listed, "%s", detail);
+            else
+                fs->probe_ms = strtod(ms, NULL);
             continue;
         }
         enum feature_state st = !strcmp(state, "present") ? FEATURE_PRESENT

@@ -35,6 +35,7 @@ struct features {
      * "" when there is none */
     char trigger[16], driven[16], held[16];
     char named_trigger[16];   /* resize-trigger: of compositors/NAME.conf or --resize-trigger */
+    char listed[512];         /* the protocol's atoms it lists in _NET_SUPPORTED, space-separated */
     double probe_ms;
 };
 
@@ -52,6 +53,12 @@ void features_set(struct features *fs, const char *name, enum feature_state stat
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* A probe's outcome decides: the derived features and the triggers follow. */
 void features_derive(struct features *fs);
+/* Which of the protocol's atoms the compositor lists (from its _NET_SUPPORTED). */
+void features_set_listed(struct features *fs, char *const *supported, int n);
+/* A compositor that lists protocol atoms and was seen doing none of the protocol (`protocol`
+ * absent): a run against it tested nothing it claims.  true with why. */
+bool features_unbacked(const struct features *fs, char *why, size_t len);
+
 /* Is the feature's outcome decided (present or absent) and the derived ones it stands on? */
 bool features_decided(const struct features *fs, const char *name);
 

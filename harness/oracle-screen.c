@@ -446,21 +446,34 @@ static void scr_case_end(struct oracle *o, struct session *s)
     set_timer(st);
 }
 
-static bool find_pixel_format(struct scr_state *st, const xcb_setup_t *setup, const xcb_screen_t *scr)
+bool screen_pixel_format(const xcb_setup_t *setup, const xcb_screen_t *scr, struct pixel_format *pf)
 {
-    st->pf.msb_first = setup->image_byte_order == XCB_IMAGE_ORDER_MSB_FIRST;
+    memset(pf, 0, sizeof *pf);
+    pf->msb_first = setup->image_byte_order == XCB_IMAGE_ORDER_MSB_FIRST;
     for (xcb_format_iterator_t f = xcb_setup_pixmap_formats_iterator(setup); f.rem; xcb_format_next(&f))
         if (f.data->depth == scr->root_depth)
-            st->pf.bpp = f.data->bits_per_pixel;
+            pf->bpp = f.data->bits_per_pixel;
     for (xcb_depth_iterator_t d = xcb_screen_allowed_depths_iterator(scr); d.rem; xcb_depth_next(&d))
         for (xcb_visualtype_iterator_t v = xcb_depth_visuals_iterator(d.data); v.rem; xcb_visualtype_next(&v))
             if (v.data->visual_id == scr->root_visual) {
-                st->pf.red_mask = v.data->red_mask;
-                st->pf.green_mask = v.data->green_mask;
-                st->pf.blue_mask = v.data->blue_mask;
-                return st->pf.bpp != 0;
+                pf->red_mask = v.data->red_mask;
+                pf->green_mask = v.data->green_mask;
+                pf->blue_mask = v.data->blue_mask;
+                return pf->bpp != 0;
             }
     return false;
+}
+
+static uint32_t channel_of8(uint32_t v8, uint32_t mask)
+{
+    uint32_t max = mask ? mask >> mask_shift(mask) : 0;
+    return mask ? ((uint32_t)(((uint64_t)v8 * max + 127) / 255) << mask_shift(mask)) & mask : 0;
+}
+
+uint32_t screen_pixel_of_rgb(const struct pixel_format *f, uint32_t rgb)
+{
+    return channel_of8((rgb >> 16) & 0xFF, f->red_mask) | channel_of8((rgb >> 8) & 0xFF, f->green_mask) |
+           channel_of8(rgb & 0xFF, f->blue_mask);
 }
 
 struct oracle *oracle_screen_create(struct xserver *x, char *err, size_t errlen)
@@ -479,7 +492,7 @@ struct oracle *oracle_screen_create(struct xserver *x, char *err, size_t errlen)
     st->root = scr->root;
     st->width = scr->width_in_pixels;
     st->height = scr->height_in_pixels;
-    if (!find_pixel_format(st, setup, scr)) {
+    if (!screen_pixel_format(setup, scr, &st->pf)) {
         snprintf(err, errlen, "cannot tell the root visual's pixel layout");
         goto fail;
     }

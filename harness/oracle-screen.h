@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <xcb/xcb.h>
 #include "oracle.h"
 #include "xserver.h"
 
@@ -45,6 +46,11 @@ struct pixel_format {
     bool msb_first;
     uint32_t red_mask, green_mask, blue_mask;
 };
+
+/* The root visual's layout, from the connection setup; false when it is not understood. */
+bool screen_pixel_format(const xcb_setup_t *setup, const xcb_screen_t *scr, struct pixel_format *pf);
+/* The pixel value of 0x00RRGGBB in that layout (a window background of that colour). */
+uint32_t screen_pixel_of_rgb(const struct pixel_format *f, uint32_t rgb);
 
 /* The first pixel of ZPixmap data as 0x00RRGGBB (each channel scaled to 8 bits); returns -1
  * when the data is too short or the format is not understood. */

@@ -1,6 +1,7 @@
 #include "probe.h"
 #include "caselog.h"
 #include "clock.h"
+#include "guarded.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -80,7 +81,8 @@ static void keep_attempt_logs(const char *log_dir, const char *feature, int atte
     size_t len = strlen(feature);
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (strncmp(e->d_name, feature, len) || e->d_name[len] != '.' || strstr(e->d_name, ".attempt-"))
+        if (strncmp(e->d_name, feature, len) || e->d_name[len] != '.' || strstr(e->d_name, ".attempt-") ||
+            strstr(e->d_name, ".crashed."))
             continue;
         char from[4096], to[4096];
         snprintf(from, sizeof from, "%s/%s", log_dir, e->d_name);
@@ -88,6 +90,20 @@ static void keep_attempt_logs(const char *log_dir, const char *feature, int atte
         rename(from, to);
     }
     closedir(d);
+}
+
+struct probe_ctx {
+    struct features *fs;
+    const char *log_dir;
+    const struct probe_hooks *hooks;
+    int restarts;
+};
+
+static bool restart(struct probe_ctx *pc)
+{
+    pc->restarts++;
+    char why[1024];
+    return pc->hooks->restart(pc->hooks->ctx, why, sizeof why) == 0;
 }
 
 /* What the probe's verdict says of its feature. */
@@ -117,6 +133,7 @@ static void decide_feature(struct features *fs, const struct testcase *tc, const
 
 static void set_selection_features(struct features *fs, const struct compositor *wm)
 {
+    features_set_listed(fs, wm->supported, wm->nsupported);
     if (wm->wm_owner)
         features_set(fs, "wm", FEATURE_PRESENT, "selection", "owns WM_S0 (%s)", wm->wm_name[0] ? wm->wm_name : "no _NET_WM_NAME");
     else
@@ -129,8 +146,97 @@ static void set_selection_features(struct features *fs, const struct compositor 
                      "the compositor under test does not composite (nobody owns _NET_WM_CM_S0)");
 }
 
+/* How many times the compositor may be restarted while it is probed: a compositor that keeps
+ * crashing leaves the rest of its features unknown instead of holding the run for ever. */
+#define MAX_PROBE_RESTARTS 6
+
+/* The probe's logs before a re-probe: PREFIX.crashed.* (the re-probe writes the feature's own). */
+static void keep_crashed_logs(const char *prefix)
+{
+    static const char *const ext[] = {".log", ".png"};
+    for (int i = 0; i < 2; i++) {
+        char from[4200], to[4300];
+        snprintf(from, sizeof from, "%s%s", prefix, ext[i]);
+        snprintf(to, sizeof to, "%s.crashed%s", prefix, ext[i]);
+        rename(from, to);
+    }
+}
+
+/* One run of a probe, as a guarded run; writes its log.  Returns the compositor's health. */
+static enum liveness probe_once(const struct testcase *tc, const struct guard *g, enum profile p, const char *prefix,
+                                struct session *s, struct result *res)
+{
+    off_t log_from = 0;
+    enum liveness h = guarded_run(tc, g, p, prefix, s, res, &log_from);
+    write_case_log(res->log_path, tc, p, res, s, g->env->wm, log_from);
+    return h;
+}
+
+/* A probe runs until it decides on a healthy compositor: `attempts:` more runs while it finds the
+ * feature absent; after a crash or hang, a restart and one re-probe.  Returns false when the
+ * compositor could not be restarted (nothing more can be probed). */
+static bool probe_feature(const struct testcase *tc, struct probe_ctx *pc, const struct guard *g, enum profile p)
+{
+    char prefix[4096];
+    snprintf(prefix, sizeof prefix, "%s/%s", pc->log_dir, tc->feature);
+    int attempts = tc->attempts > 0 ? tc->attempts : 1;
+    struct result res, crash = {0};
+    struct session s;
+    int64_t first_start = 0;
+    bool crashed = false;
+    /* a probe that saw the feature's absence may have lost a race with the compositor (one
+     * unfinished update shown right after the first paint); `attempts:` runs it again, and
+     * a single success is evidence of the feature, which its cases then test in full */
+    for (int a = 1; a <= attempts; a++) {
+        enum liveness h = probe_once(tc, g, p, prefix, &s, &res);
+        if (!first_start)
+            first_start = res.start_us;
+        if (h != LIVE_OK) {
+            if (crashed) { /* again after a restart: the feature cannot be decided */
+                snprintf(crash.reason + strlen(crash.reason), sizeof crash.reason - strlen(crash.reason),
+                         "; and again when it was probed after a restart: %.600s", res.reason);
+                pc->hooks->incident(pc->hooks->ctx, tc, &crash);
+                features_set(pc->fs, tc->feature, FEATURE_UNKNOWN, "probe",
+                             "not decided: the compositor crashed or hung during its probe, also after a restart "
+                             "(%.300s)", res.observed);
+                session_free(&s);
+                return pc->restarts < MAX_PROBE_RESTARTS && restart(pc);
+            }
+            crash = res;
+            crashed = true;
+            session_free(&s);
+            keep_crashed_logs(prefix);
+            snprintf(crash.log_path, sizeof crash.log_path, "%s.crashed.log", prefix);
+            if (pc->restarts >= MAX_PROBE_RESTARTS || !restart(pc)) {
+                pc->hooks->incident(pc->hooks->ctx, tc, &crash);
+                features_set(pc->fs, tc->feature, FEATURE_UNKNOWN, "probe",
+                             "not decided: the compositor crashed or hung during its probe (%.300s)", crash.observed);
+                return false;
+            }
+            a--; /* the re-probe does not count as an attempt */
+            continue;
+        }
+        if (res.verdict != VERDICT_FAIL || a == attempts || proc_interrupted())
+            break;
+        session_free(&s);
+        keep_attempt_logs(pc->log_dir, tc->feature, a);
+    }
+    if (crashed) { /* decided on the restarted compositor; the crash is still a finding */
+        snprintf(crash.reason + strlen(crash.reason), sizeof crash.reason - strlen(crash.reason),
+                 "; after a restart the probe decided");
+        pc->hooks->incident(pc->hooks->ctx, tc, &crash);
+    }
+    decide_feature(pc->fs, tc, &res, &s, g->env);
+    res.start_us = first_start;
+    struct feature *f = features_get(pc->fs, tc->feature);
+    if (f)
+        f->ms = (double)(res.end_us - res.start_us) / 1000.0;
+    session_free(&s);
+    return true;
+}
+
 void probes_run(struct testcase **probes, int n, struct run_env *env, struct features *fs, const char *client_binary,
-                const char *log_dir, enum profile p)
+                const char *log_dir, enum profile p, const struct probe_hooks *hooks)
 {
     int64_t begin = clock_now_us();
     env->features = fs;
@@ -138,40 +244,19 @@ void probes_run(struct testcase **probes, int n, struct run_env *env, struct fea
     /* the trigger probes' features exist (unknown) before any of them ran, so the derived ones
      * say "not decided" rather than "absent" while probing */
     features_derive(fs);
-    for (int i = 0; i < n; i++) {
-        const struct testcase *tc = probes[i];
-        int attempts = tc->attempts > 0 ? tc->attempts : 1;
-        struct result res = {0};
-        struct session s;
-        int64_t first_start = 0;
-        /* a probe that saw the feature's absence may have lost a race with the compositor (one
-         * unfinished update shown right after the first paint); `attempts:` runs it again, and
-         * a single success is evidence of the feature, which its cases then test in full */
-        char prefix[4096];
-        snprintf(prefix, sizeof prefix, "%s/%s", log_dir, tc->feature);
-        for (int a = 1; a <= attempts; a++) {
-            memset(&res, 0, sizeof res);
-            session_init(&s, client_binary, prefix);
-            off_t log_from = compositor_log_offset(env->wm);
-            run_case(tc, env, &s, &res);
-            if (a == 1)
-                first_start = res.start_us;
-            snprintf(res.log_path, sizeof res.log_path, "%s.log", prefix);
-            write_case_log(res.log_path, tc, p, &res, &s, env->wm, log_from);
-            if (res.verdict != VERDICT_FAIL || a == attempts || proc_interrupted())
-                break;
-            session_free(&s);
-            keep_attempt_logs(log_dir, tc->feature, a);
+    struct probe_ctx pc = {.fs = fs, .log_dir = log_dir, .hooks = hooks};
+    struct guard g = {.env = env, .client_binary = client_binary, .setup_attempts = PROBE_SETUP_ATTEMPTS,
+                      .liveness_ms = hooks->liveness_ms, .check_always = true};
+    bool alive = true;
+    for (int i = 0; i < n && !proc_interrupted(); i++) {
+        if (!alive) {
+            features_set(fs, probes[i]->feature, FEATURE_UNKNOWN, "probe",
+                         "not probed: the compositor crashed or hung %d times while it was probed", pc.restarts);
+            continue;
         }
-        decide_feature(fs, tc, &res, &s, env);
-        res.start_us = first_start;
-        struct feature *f = features_get(fs, tc->feature);
-        if (f)
-            f->ms = (double)(res.end_us - res.start_us) / 1000.0;
+        alive = probe_feature(probes[i], &pc, &g, p);
         features_derive(fs);
-        session_free(&s);
-        if (proc_interrupted())
-            break;
     }
+    features_derive(fs);
     fs->probe_ms = (double)(clock_now_us() - begin) / 1000.0;
 }

@@ -13,10 +13,25 @@
 /* Orders the probes so each runs after the features it needs; -1 with err on a cycle. */
 int probes_order(struct testcase **probes, int n, char *err, size_t errlen);
 
+/* What probing needs of the run: a restart of the compositor after a probe during which it
+ * crashed or hung (then the probe runs once more on the fresh one), and a place for that
+ * crash, which is a FAIL under compositor/crash like any case's (`probe/FEATURE` in the
+ * results).  A feature is never decided from a run during which the compositor died, was
+ * stopped or stopped answering: after a second crash in the same probe it stays unknown. */
+struct probe_hooks {
+    int (*restart)(void *ctx, char *why, size_t len);   /* 0, or -1 with why */
+    void (*incident)(void *ctx, const struct testcase *probe, const struct result *res);
+    void *ctx;
+    int liveness_ms;
+};
+
+/* A probe that could not set its scenario up is run again, this many runs in all. */
+#define PROBE_SETUP_ATTEMPTS 2
+
 /* Runs every probe (in the order of probes_order) with env (whose `features` must be fs, filled
  * as the probes decide), logging each to log_dir/<feature>.log; the selections of the running
  * compositor give `wm` and `compositing`.  Sets fs->probe_ms. */
 void probes_run(struct testcase **probes, int n, struct run_env *env, struct features *fs, const char *client_binary,
-                const char *log_dir, enum profile p);
+                const char *log_dir, enum profile p, const struct probe_hooks *hooks);
 
 #endif

@@ -16,8 +16,10 @@ struct results {
     size_t features_len;
     int nfeatures;
     /* the findings: distinct clauses broken, each with its cases */
+    const struct catalog *cat;
     struct finding {
         char clause[128];
+        enum level level;
         char cases[4096];
         int n;
     } findings[64];
@@ -27,6 +29,9 @@ struct results {
     char status[128];
     char client_name[64];    /* --client: the application under test ("" in a compositor run) */
     char client_command[2048];
+    char run_verdict[32];    /* "" until the run ends: then "complete" or "UNRESOLVED" */
+    char run_reason[2048];
+    int exit_status;
     int64_t start_us;
 };
 
@@ -73,22 +78,30 @@ static void write_file(struct results *r)
         kv(f, "command", r->client_command, false);
         fputc('}', f);
     }
+    if (r->run_verdict[0]) { /* the whole run's verdict: a run that tested nothing is not green */
+        fputs(",\n  \"run\": {", f);
+        kv(f, "verdict", r->run_verdict, true);
+        kv(f, "reason", r->run_reason, false);
+        fprintf(f, ", \"exit_status\": %d}", r->exit_status);
+    }
     fprintf(f, ",\n  \"wall_ms\": %.1f,\n  \"compositors\": [%s\n  ],\n  \"features\": [%s\n  ],\n  \"findings\": [",
             (double)(clock_now_us() - r->start_us) / 1000.0,
             r->compositors_json ? r->compositors_json : "", r->features_json ? r->features_json : "");
     for (int i = 0; i < r->nfindings; i++) {
         fprintf(f, "%s\n    {\"clause\": ", i ? "," : "");
         json_string(f, r->findings[i].clause);
-        fprintf(f, ", \"count\": %d, \"cases\": [%s]}", r->findings[i].n, r->findings[i].cases);
+        fprintf(f, ", \"level\": \"%s\", \"count\": %d, \"cases\": [%s]}", level_name(r->findings[i].level),
+                r->findings[i].n, r->findings[i].cases);
     }
     fprintf(f, "\n  ],\n  \"cases\": [%s\n  ]\n}\n", r->cases_json ? r->cases_json : "");
     fclose(f);
     rename(tmp, r->path); /* readers never see a half-written document */
 }
 
-struct results *results_open(const char *path)
+struct results *results_open(const char *path, const struct catalog *cat)
 {
     struct results *r = calloc(1, sizeof *r);
+    r->cat = cat;
     snprintf(r->path, sizeof r->path, "%s", path);
     time_t now = time(NULL);
     strftime(r->started, sizeof r->started, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -154,6 +167,7 @@ static void add_finding(struct results *r, const char *clause, const char *id, e
             return;
         fd = &r->findings[r->nfindings++];
         snprintf(fd->clause, sizeof fd->clause, "%s", clause);
+        fd->level = catalog_level(r->cat, clause);
     }
     size_t o = strlen(fd->cases);
     snprintf(fd->cases + o, sizeof fd->cases - o, "%s\"%s [%s]\"", fd->n++ ? ", " : "", id, profile_name(p));
@@ -177,8 +191,12 @@ void results_add(struct results *r, const struct testcase *tc, enum profile p, c
     }
     fputs("], ", f);
     kv(f, "verdict", verdict_name(res->verdict), true);
-    if (res->clause)
+    if (res->clause) {
         kv(f, "failed_clause", res->clause, true);
+        kv(f, "level", level_name(catalog_level(r->cat, res->clause)), true);
+    }
+    if (res->attempts > 1)
+        fprintf(f, "\"attempts\": %d, ", res->attempts);
     kv(f, "description", tc->description, true);
     char where[1200];
     snprintf(where, sizeof where, "%s:%d", tc->path, res->step ? res->step->line : 1);
@@ -200,6 +218,14 @@ void results_client(struct results *r, const char *name, const char *command)
 {
     snprintf(r->client_name, sizeof r->client_name, "%s", name ? name : "");
     snprintf(r->client_command, sizeof r->client_command, "%s", command ? command : "");
+    write_file(r);
+}
+
+void results_run_verdict(struct results *r, const char *verdict, const char *reason, int exit_status)
+{
+    snprintf(r->run_verdict, sizeof r->run_verdict, "%s", verdict);
+    snprintf(r->run_reason, sizeof r->run_reason, "%s", reason);
+    r->exit_status = exit_status;
     write_file(r);
 }
 

@@ -5,13 +5,15 @@
 #define FRAMESYNC_RESULTS_H
 
 #include "caseparse.h"
+#include "catalog.h"
 #include "compositor.h"
 #include "featureset.h"
 #include "run.h"
 
 struct results;
 
-struct results *results_open(const char *path);
+/* cat gives each finding its level (the keyword of its clause). */
+struct results *results_open(const char *path, const struct catalog *cat);
 /* The compositor as it was when ready (claims), for the report header. */
 void results_compositor(struct results *r, const struct compositor *c, enum profile p);
 /* --client: the application under test (its name in clients/, or "", and its command line). */
@@ -20,6 +22,9 @@ void results_client(struct results *r, const char *name, const char *command);
 void results_features(struct results *r, const struct features *fs);
 /* A FAIL also counts as a finding of the clause its failed check checks (res->clause). */
 void results_add(struct results *r, const struct testcase *tc, enum profile p, const struct result *res);
+/* The verdict of the whole run (run-verdict.h): "complete" or "UNRESOLVED", why the run tested
+ * nothing (or ""), and its exit status. */
+void results_run_verdict(struct results *r, const char *verdict, const char *reason, int exit_status);
 /* Marks the run as ended ("complete", or e.g. "interrupted by Interrupt") and writes it. */
 void results_finish(struct results *r, const char *status);
 void results_close(struct results *r);

@@ -16,12 +16,6 @@
  * reported as the compositor's server grab (see grabwatch.h). */
 #define GRAB_REPORT_MS 1000
 
-const char *verdict_name(enum verdict v)
-{
-    static const char *names[] = {"PASS", "FAIL", "SKIP", "UNRESOLVED"};
-    return names[v];
-}
-
 /* An interactive resize a case keeps open (`resize ... hold`): its client and trigger, so the
  * next `resize` of that client continues it the same way. */
 struct open_resize {
@@ -56,6 +50,7 @@ static void decide(struct ctx *c, enum verdict v, const struct step *st, const c
 {
     c->res->verdict = v;
     c->res->step = st;
+    c->res->setup_failed = false; /* the callers that decide a set-up failure say so after */
     /* a failure is a finding of the clause its check checks (a set-up or a precondition never
      * fails: see step_wait); a crash or a server grab is a finding of its own */
     c->res->clause = v != VERDICT_FAIL ? NULL : st && st->clause ? st->clause : c->tc->clauses[0];
@@ -177,6 +172,7 @@ static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
                        (double)(r->t_us - c->s->tl.start_us) / 1000.0, st->text);
             else
                 decide(c, VERDICT_FAIL, st, "unexpected %s", r->kind);
+            c->res->setup_failed = st->setup;
             return false;
         }
         if (compositor_gone(c, st))
@@ -201,12 +197,14 @@ static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
                 return false;
             }
             decide(c, broken, st, "%sno %s within %d ms", prefix, wanted, ms);
+            c->res->setup_failed = st->setup;
             return false;
         }
         const char *gone = source_state(c, st->source);
         if (gone && !want_none) {
             decide(c, VERDICT_UNRESOLVED, st, "fake client %s %s while the case waited for %s",
                    st->source, gone, wanted);
+            c->res->setup_failed = true;
             return false;
         }
         session_pump(c->s, deadline, -1);
@@ -429,6 +427,7 @@ static bool step_command(struct ctx *c, const struct step *st)
                record_get(r, "msg") ? record_get(r, "msg") : r->line);
     else
         decide(c, VERDICT_UNRESOLVED, st, "%s", err);
+    c->res->setup_failed = true;
     return false;
 }
 
@@ -461,6 +460,7 @@ static bool run_step(struct ctx *c, const struct step *st)
         if (watchdog_fired(c, st))
             return false;
         decide(c, VERDICT_UNRESOLVED, st, "%s", err);
+        c->res->setup_failed = true;
         return false;
     case STEP_COMMAND: return step_command(c, st);
     case STEP_WAIT: return step_wait(c, st, false);
@@ -488,6 +488,7 @@ static void check_grab(struct ctx *c)
     char before[sizeof c->res->reason];
     snprintf(before, sizeof before, "%s", c->res->reason);
     c->res->verdict = VERDICT_FAIL;
+    c->res->setup_failed = false;
     snprintf(c->res->reason, sizeof c->res->reason,
              "the compositor grabbed the server for %s%.0f ms (from %+.1f ms the X server answered no other "
              "client%s)", g.ongoing ? "at least " : "", (double)(g.end_us - g.start_us) / 1000.0,

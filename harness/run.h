@@ -10,8 +10,6 @@
 #include "session.h"
 #include "xserver.h"
 
-enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP, VERDICT_UNRESOLVED };
-const char *verdict_name(enum verdict v);
 
 struct run_env {
     struct xserver *x;
@@ -34,6 +32,10 @@ struct result {
     const char *clause;       /* FAIL: the clause of the check that failed (a finding is filed under
                                  it); NULL otherwise */
     int mark_seq;             /* the timeline record the diagnostic points at */
+    bool setup_failed;        /* UNRESOLVED because the scenario could not be set up (a set-up
+                                 step did not hold, a fake client could not do a command): worth
+                                 another attempt, unlike a verdict */
+    int attempts;             /* runs of the case this verdict took (set-up retries) */
     int checks_run;
     int64_t start_us, end_us;
     char log_path[1024];

@@ -76,6 +76,8 @@ static char *diagnostic(const struct testcase *tc, const struct result *r, const
     /* a FAIL is a finding of the clause whose check failed; otherwise the case's clause */
     const char *clause = r->clause ? r->clause : tc->clauses[0];
     fprintf(f, "  ---\n  verdict: %s\n  clause: %s\n", verdict_name(r->verdict), clause);
+    if (r->verdict == VERDICT_FAIL)
+        fprintf(f, "  level: %s\n", level_name(catalog_level(cat, clause)));
     const struct clause *cl = catalog_find(cat, clause);
     if (cl) {
         fputs("  wording: ", f);
@@ -126,7 +128,7 @@ static char *diagnostic(const struct testcase *tc, const struct result *r, const
 }
 
 /* One finding per clause broken, with the cases and profiles that show it. */
-static void note_finding(struct tap *t, const char *clause, const char *id, enum profile p)
+static void note_finding(struct tap *t, const char *clause, enum level level, const char *id, enum profile p)
 {
     struct tap_finding *fd = NULL;
     for (int i = 0; i < t->nfindings && !fd; i++)
@@ -137,6 +139,7 @@ static void note_finding(struct tap *t, const char *clause, const char *id, enum
             return;
         fd = &t->findings[t->nfindings++];
         snprintf(fd->clause, sizeof fd->clause, "%s", clause);
+        fd->level = level;
     }
     size_t o = strlen(fd->cases);
     snprintf(fd->cases + o, sizeof fd->cases - o, "%s%s [%s]", o ? "; " : "", id, profile_name(p));
@@ -158,7 +161,8 @@ void tap_result(struct tap *t, const struct testcase *tc, enum profile p, const 
         return;
     case VERDICT_FAIL:
         emit(t, "not ok %d - %s [%s]\n", t->n, tc->id, profile_name(p));
-        note_finding(t, r->clause ? r->clause : tc->clauses[0], tc->id, p);
+        note_finding(t, r->clause ? r->clause : tc->clauses[0],
+                     catalog_level(cat, r->clause ? r->clause : tc->clauses[0]), tc->id, p);
         break;
     case VERDICT_UNRESOLVED:
         /* not a TAP directive on purpose: parsers count it as a failure, never as a pass or skip */
@@ -185,7 +189,8 @@ void tap_summary(struct tap *t)
         emit(t, "# findings: %d clause%s broken (each FAIL is filed under the clause of the check that failed)\n",
              t->nfindings, t->nfindings == 1 ? "" : "s");
     for (int i = 0; i < t->nfindings; i++)
-        emit(t, "#   %s: %s\n", t->findings[i].clause, t->findings[i].cases);
+        emit(t, "#   %s (%s): %s\n", t->findings[i].clause, level_describe(t->findings[i].level),
+             t->findings[i].cases);
     emit(t, "# framesync: %d passed, %d failed, %d skipped, %d unresolved\n",
          t->counts[VERDICT_PASS], t->counts[VERDICT_FAIL], t->counts[VERDICT_SKIP],
          t->counts[VERDICT_UNRESOLVED]);

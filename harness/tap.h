@@ -17,6 +17,7 @@ struct tap {
     int counts[4];          /* per verdict */
     struct tap_finding {    /* each clause broken once, with the cases that show it */
         char clause[128];
+        enum level level;   /* its clause's keyword (catalog_level) */
         char cases[2048];
     } findings[TAP_MAX_FINDINGS];
     int nfindings;

@@ -3,6 +3,8 @@ import json
 import os
 import re
 
+from runner.terms import level_of_clause
+
 PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
 VERDICTS = ["PASS", "FAIL", "SKIP", "UNRESOLVED"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -21,7 +23,8 @@ def load_results(path):
 
 
 PSEUDO_CLAUSES = {
-    "compositor/crash": "the compositor under test crashed or exited during a case",
+    "compositor/crash": "the compositor under test crashed, exited, was stopped or stopped answering during a case "
+                        "or a probe",
 }
 
 
@@ -31,9 +34,10 @@ def failed_clause(case):
     return case.get("failed_clause") or (case.get("clauses") or ["(no clause)"])[0]
 
 
-def findings(cases):
+def findings(cases, catalog=None):
     """The findings of a run: one per clause broken, with the cases and profiles that show it,
-    in catalog order of their first appearance.  One root cause is one finding."""
+    in catalog order of their first appearance, and the level of the clause's keyword (what the
+    harness wrote on the case, else from the catalog).  One root cause is one finding."""
     by, order = {}, []
     for c in cases:
         if c.get("verdict") != "FAIL":
@@ -49,7 +53,8 @@ def findings(cases):
         for c in by[cl]:
             if c["id"] not in ids:
                 ids.append(c["id"])
-        out.append({"clause": cl, "count": len(by[cl]),
+        level = by[cl][0].get("level") or level_of_clause(cl, catalog or {})
+        out.append({"clause": cl, "level": level, "count": len(by[cl]),
                     "cases": ["%s [%s]" % (c["id"], c["profile"]) for c in by[cl]],
                     "summary": ["%s [%s]" % (i, ", ".join(c["profile"] for c in by[cl] if c["id"] == i)) for i in ids]})
     return out

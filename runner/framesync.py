@@ -23,10 +23,12 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARNESS = os.path.join(ROOT, "harness", "framesync")
-PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
+sys.path.insert(0, ROOT)
+from runner.terms import PROFILES, FAIL_ON, describe_level  # noqa: E402
+from runner import runverdict  # noqa: E402
 # harness options that take a value, passed through unchanged
 VALUE_OPTS = ("--wm", "--ready", "--wm-timeout", "--profile", "--filter", "--cases", "--timeout-scale",
-              "--features", "--resize-trigger", "--client")
+              "--features", "--resize-trigger", "--client", "--fail-on")
 # what the runner writes into OUT; only these are cleared at the start of a run
 OUT_ENTRIES = ("results.tap", "results.json", "results.json.tmp", "junit.xml", "index.html", "logs", "workers",
                "probes", "features.tsv")
@@ -90,6 +92,28 @@ def mandated_ms(case):
     return float(none_windows_ms(case["file"]))
 
 
+def read_incidents(pout):
+    """The probe pass's crashes (a probe during which the compositor crashed or hung): each result
+    of its TAP with its YAML, and its results.json entry."""
+    try:
+        with open(os.path.join(pout, "results.json"), encoding="utf-8") as f:
+            cases = json.load(f).get("cases", [])
+        with open(os.path.join(pout, "results.tap"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, ValueError):
+        return []
+    texts, cur = [], None
+    for line in lines:
+        if RESULT_RE.match(line):
+            cur = [line]
+            texts.append(cur)
+        elif cur is not None and line.startswith("  "):
+            cur.append(line)
+        else:
+            cur = None
+    return [("\n".join(t) + "\n", c) for t, c in zip(texts, cases)]
+
+
 def findings_tap(findings):
     """The findings as TAP comments: each clause broken once, with the cases that show it."""
     if not findings:
@@ -97,7 +121,8 @@ def findings_tap(findings):
     lines = ["# findings: %d clause%s broken (each FAIL is filed under the clause of the check that failed)\n"
              % (len(findings), "" if len(findings) == 1 else "s")]
     for f in findings:
-        lines.append("#   %s: %s\n" % (f["clause"], "; ".join(f["summary"])))
+        lines.append("#   %s (%s): %s\n" % (f["clause"], describe_level(f.get("level", "implied")),
+                                           "; ".join(f["summary"])))
     return "".join(lines)
 
 
@@ -118,6 +143,8 @@ class Options:
         self.profiles = []         # the --profile values, for the canonical order
         self.cases_dir = None
         self.shard = None          # (I, N) of --shard I/N
+        self.allow_empty = False   # --allow-empty (also passed to the harness)
+        self.fail_on = "any"       # --fail-on LEVEL (also passed to the harness)
 
 
 def parse_args(argv):
@@ -147,6 +174,10 @@ def parse_args(argv):
                 o.passthrough += [name, val]
                 if name == "--profile":
                     o.profiles += [p for p in val.split(",") if p]
+                elif name == "--fail-on":
+                    if val not in FAIL_ON:
+                        die_usage("--fail-on takes must, should or any, not `%s`" % val)
+                    o.fail_on = val
                 elif name == "--cases":
                     o.cases_dir = val
         elif name == "--shard":
@@ -161,6 +192,9 @@ def parse_args(argv):
             o.shard = (int(m.group(1)), int(m.group(2)))
         elif a in ("--help", "-h"):
             o.help = True
+        elif a == "--allow-empty":
+            o.allow_empty = True
+            o.passthrough.append(a)
         elif a in DELEGATED:
             o.delegate = a
         else:
@@ -377,6 +411,7 @@ class Runner:
         self.seen_stderr = set()
         self.features_file = None
         self.probing = None
+        self.incidents = []        # [(TAP text of the result, results.json case)]: crashes while probing
 
     # ---- output
     def clear_status(self):
@@ -461,13 +496,16 @@ class Runner:
                 for rout, proc in running:
                     self.probing = proc
                     out, err = proc.communicate()
-                    if proc.returncode != 0 and not failed:
+                    # 1: the compositor crashed or hung while it was probed (results of their own)
+                    if proc.returncode not in (0, 1) and not failed:
                         failed = (proc.returncode, err.decode("utf-8", "replace") or out.decode("utf-8", "replace"))
                     tables.append(rout)
                 running = []
         self.probing = None
         if failed:
             return failed
+        for rout in tables:
+            self.incidents += read_incidents(rout)
         path = os.path.join(self.out, "features.tsv")
         with open(path, "w", encoding="utf-8") as f:
             for rout in tables:
@@ -607,8 +645,13 @@ class Runner:
         total = sum(w.plan for w in self.workers)
         if total != len(self.expected):
             self.warn("the workers plan %d cases, --list selected %d" % (total, len(self.expected)))
-        self.emit("TAP version 13\n1..%d\n" % total)
+        self.emit("TAP version 13\n1..%d\n" % (total + len(self.incidents)))
         self.plan_emitted = True
+        for k, (text, case) in enumerate(self.incidents):  # the probes' crashes come first
+            first, _, rest = text.partition("\n")
+            m = RESULT_RE.match(first)
+            self.emit("%sok %d%s\n%s" % (m.group(1) or "", k + 1, m.group(3), rest))
+            self.counts[case.get("verdict", "FAIL")] += 1
         self.flush_results()
 
     def show_comments(self, comments):
@@ -624,7 +667,7 @@ class Runner:
         while self.next in self.results:
             r = self.results[self.next]
             self.show_comments(r.comments)
-            self.emit("%sok %d%s\n" % ("" if r.ok else "not ", self.next + 1, r.rest)
+            self.emit("%sok %d%s\n" % ("" if r.ok else "not ", len(self.incidents) + self.next + 1, r.rest)
                       + "".join(y + "\n" for y in r.yaml))
             self.counts[r.verdict] += 1
             self.next += 1
@@ -800,7 +843,7 @@ class Runner:
                 first["name"] = c.get("name", "")
             first["supported"] += [a for a in c.get("supported", []) if a not in first["supported"]]
         from reports.common import findings
-        ordered = [cases[i] for i in sorted(cases)]
+        ordered = [case for _, case in self.incidents] + [cases[i] for i in sorted(cases)]
         doc = {"format": "framesync-results-1", "started": self.started, "status": status,
                "wall_ms": (time.monotonic() - self.start) * 1000.0, "compositors": compositors,
                "features": self.features_tables(worker_docs), "findings": findings(ordered), "cases": ordered}
@@ -858,7 +901,12 @@ class Runner:
             status = self.error[1]
         else:
             status = "complete"
-        doc = self.write_json(status)
+        doc = self.merged(status)
+        # a CI shard is judged with the others by runner.merge, not alone: an all-skipped slice is fine
+        verdict = runverdict.decide(doc, allow_empty=self.opts.allow_empty or self.opts.shard is not None,
+                                    fail_on=self.opts.fail_on)
+        doc["run"] = {k: verdict[k] for k in ("verdict", "reason", "exit_status")}
+        write_json_atomic(os.path.join(self.out, "results.json"), doc)
         wall = time.monotonic() - self.start
         total_ms = sum(float(c.get("duration_ms", 0) or 0) for c in doc["cases"])
         c = self.counts
@@ -867,6 +915,9 @@ class Runner:
             if not self.interrupted and not self.error:
                 trailing = [l for w in self.workers for l in w.pending]
                 self.show_comments(trailing)
+            line = runverdict.summary_line(verdict)
+            if line:
+                self.emit(line)
             self.emit(findings_tap(doc["findings"]))
             self.emit("# framesync: %d passed, %d failed, %d skipped, %d unresolved\n"
                       % (c["PASS"], c["FAIL"], c["SKIP"], c["UNRESOLVED"]))
@@ -902,7 +953,7 @@ class Runner:
         if self.error:
             return EXIT_USAGE
         self.emit("%d passed, %d failed, %d skipped\n" % (c["PASS"], failed, c["SKIP"]), tap=False)
-        return 1 if failed else 0
+        return verdict["exit_status"]
 
     def make_reports(self):
         sys.path.insert(0, ROOT)

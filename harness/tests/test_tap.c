@@ -75,6 +75,7 @@ static struct testcase TC = {
 static struct clause CLAUSE = {
     .id = "ewmh-1.5/basic/value-nonzero",
     .wording = "The value MUST NOT be 0",
+    .keyword = "MUST NOT",
 };
 static struct catalog CAT = {.clauses = &CLAUSE, .n = 1};
 static struct catalog EMPTY_CAT = {.clauses = NULL, .n = 0};
@@ -157,6 +158,7 @@ static void test_fail_full(void **state)
                 "  ---\n"
                 "  verdict: FAIL\n"
                 "  clause: ewmh-1.5/basic/value-nonzero\n"
+                "  level: MUST\n"
                 "  wording: \"The value MUST NOT be 0\"\n"
                 "  description: \"the value of the first request is not \\\"0\\\"\"\n"
                 "  file: \"cases/basic/value-nonzero.case:12\"\n"
@@ -189,6 +191,7 @@ static void test_fail_minimal(void **state)
                 "  ---\n"
                 "  verdict: FAIL\n"
                 "  clause: ewmh-1.5/basic/value-nonzero\n"
+                "  level: implied\n"
                 "  description: \"the value of the first request is not \\\"0\\\"\"\n"
                 "  file: \"cases/basic/value-nonzero.case:1\"\n"
                 "  reason: \"line one\\nline two\"\n"
@@ -248,7 +251,7 @@ static void test_summary(void **state)
     assert_int_equal(T.n, 7);
     tap_summary(&T);
     assert_text(output(), "# findings: 1 clause broken (each FAIL is filed under the clause of the check that failed)\n"
-                          "#   ewmh-1.5/basic/value-nonzero: basic/value-nonzero [ewmh-1.5]\n"
+                          "#   ewmh-1.5/basic/value-nonzero (MUST): basic/value-nonzero [ewmh-1.5]\n"
                           "# framesync: 3 passed, 1 failed, 2 skipped, 1 unresolved\n");
 }
 
@@ -265,7 +268,8 @@ static void test_findings_by_failed_clause(void **state)
     reset_output();
     tap_summary(&T);
     assert_text(output(), "# findings: 1 clause broken (each FAIL is filed under the clause of the check that failed)\n"
-                          "#   ewmh-1.5/basic/value-increases: basic/value-nonzero [ewmh-1.5]; basic/value-nonzero [de-facto]\n"
+                          "#   ewmh-1.5/basic/value-increases (implied: stated without a keyword): basic/value-nonzero [ewmh-1.5]; "
+                          "basic/value-nonzero [de-facto]\n"
                           "# framesync: 0 passed, 2 failed, 0 skipped, 0 unresolved\n");
 }
 

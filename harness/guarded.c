@@ -1,0 +1,99 @@
+#include "guarded.h"
+#include "caselog.h"
+#include "clock.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void guarded_crash_verdict(struct result *res, const char *what, const char *during)
+{
+    char before[sizeof res->reason];
+    bool own = res->verdict == VERDICT_FAIL && res->clause && !strcmp(res->clause, CRASH_CLAUSE);
+    snprintf(before, sizeof before, "%s", own || res->verdict == VERDICT_PASS ? "" : res->reason);
+    res->verdict = VERDICT_FAIL;
+    res->clause = CRASH_CLAUSE;
+    res->setup_failed = false;
+    if (own) /* run_case saw the crash itself: its reason already says when and where */
+        return;
+    snprintf(res->reason, sizeof res->reason, "the compositor under test %s during %s%s%s", what, during,
+             before[0] ? "; what the run had seen before: " : "", before);
+    snprintf(res->observed, sizeof res->observed, "compositor %s", what);
+    res->expected[0] = 0;
+}
+
+static const char *health_words(enum liveness h)
+{
+    switch (h) {
+    case LIVE_EXITED: return "exited";
+    case LIVE_STOPPED: return "was stopped";
+    case LIVE_NO_MAP:
+    case LIVE_NO_PAINT: return "stopped answering";
+    case LIVE_OK: break;
+    }
+    return "";
+}
+
+/* Did the compositor survive the run?  The barrier only where the verdict could hide a crash:
+ * after a run that did not pass, or after every run when the guard says so. */
+static enum liveness health_after(const struct guard *g, const struct session *s, const struct result *res, char *why,
+                                  size_t len)
+{
+    if (res->verdict == VERDICT_FAIL && res->clause && !strcmp(res->clause, CRASH_CLAUSE)) {
+        snprintf(why, len, "%s", res->observed);
+        return LIVE_EXITED; /* run_case saw it die or stop */
+    }
+    if ((res->verdict == VERDICT_PASS && !g->check_always) || s->nclients == 0 || proc_interrupted())
+        return LIVE_OK; /* a pass, a run that asked nothing of the compositor (a `require`), or the
+                           run is stopping: the barrier would only delay the exit */
+    return liveness_check(g->env->wm, g->env->x, g->liveness_ms, why, len);
+}
+
+/* An earlier attempt's logs and screenshot: PREFIX.attempt-K.log / .png */
+static void keep_attempt(const char *prefix, int k)
+{
+    static const char *const ext[] = {".log", ".png"};
+    for (int i = 0; i < 2; i++) {
+        char from[4200], to[4300];
+        snprintf(from, sizeof from, "%s%s", prefix, ext[i]);
+        snprintf(to, sizeof to, "%s.attempt-%d%s", prefix, k, ext[i]);
+        rename(from, to);
+    }
+}
+
+enum liveness guarded_run(const struct testcase *tc, const struct guard *g, enum profile p, const char *prefix,
+                          struct session *s, struct result *res, off_t *log_from)
+{
+    int attempts = g->setup_attempts > 0 ? g->setup_attempts : 1;
+    char first_reason[sizeof res->reason] = "";
+    int64_t first_start = 0;
+    for (int a = 1;; a++) {
+        memset(res, 0, sizeof *res);
+        session_init(s, g->client_binary, prefix); /* times count from here */
+        *log_from = compositor_log_offset(g->env->wm);
+        run_case(tc, g->env, s, res);
+        res->attempts = a;
+        if (a == 1) {
+            first_start = res->start_us;
+            snprintf(first_reason, sizeof first_reason, "%s", res->reason);
+        }
+        char why[512] = "";
+        enum liveness h = health_after(g, s, res, why, sizeof why);
+        if (h != LIVE_OK) {
+            char what[700];
+            snprintf(what, sizeof what, "%s (%s)", health_words(h), why);
+            guarded_crash_verdict(res, what, tc->feature ? "its probe" : "this case");
+        }
+        snprintf(res->log_path, sizeof res->log_path, "%s.log", prefix);
+        if (h != LIVE_OK || !res->setup_failed || a >= attempts || proc_interrupted()) {
+            if (a > 1 && res->verdict != VERDICT_UNRESOLVED) /* say why it took more than one run */
+                snprintf(res->observed + strlen(res->observed), sizeof res->observed - strlen(res->observed),
+                         "%s(run %d of %d; the first could not set up: %.300s)", res->observed[0] ? " " : "", a,
+                         attempts, first_reason);
+            res->start_us = first_start;
+            return h;
+        }
+        write_case_log(res->log_path, tc, p, res, s, g->env->wm, *log_from);
+        keep_attempt(prefix, a);
+        session_free(s);
+    }
+}

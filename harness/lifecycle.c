@@ -1,0 +1,192 @@
+#include "lifecycle.h"
+#include "outdir.h"
+#include "probe.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A compositor must answer the liveness barrier (a new window mapped and shown) within this. */
+#define LIVENESS_MS 3000
+
+int lifecycle_liveness_ms(const struct run *r)
+{
+    return (int)(LIVENESS_MS * r->o->timeout_scale);
+}
+
+struct run_env lifecycle_env(struct run *r)
+{
+    return (struct run_env){.x = &r->x, .wm = &r->wm, .client_binary = r->client_binary,
+                            .watch_binary = r->watch_binary, .timeout_scale = r->o->timeout_scale,
+                            .oracles = r->oracles, .noracles = r->noracles,
+                            .case_timeout_ms = options_case_timeout_ms(r->o), .features = r->features};
+}
+
+static void tap_line(void *ctx, const char *text)
+{
+    tap_comment(ctx, "%s", text);
+}
+
+static void wm_command_for(const struct run *r, enum profile p, char *buf, size_t len)
+{
+    char def[PATH_MAX + 64];
+    snprintf(def, sizeof def, "exec '%s/fake-wm/fake-wm' --profile {profile}", r->o->root);
+    const char *tmpl = r->o->wm ? r->o->wm : def;
+    size_t o = 0;
+    for (const char *c = tmpl; *c && o + 1 < len;) {
+        if (!strncmp(c, "{profile}", 9)) {
+            o += (size_t)snprintf(buf + o, len - o, "%s", profile_name(p));
+            c += 9;
+        } else
+            buf[o++] = *c++;
+    }
+    buf[o < len ? o : len - 1] = 0;
+}
+
+static void print_claims(struct run *r)
+{
+    char line[4096];
+    int o = snprintf(line, sizeof line, "compositor `%s` ready after %.0f ms: %s, %s; _NET_SUPPORTED:",
+                     r->wm.command, (double)(r->wm.ready_us - r->wm.start_us) / 1000.0,
+                     r->wm.wm_name[0] ? r->wm.wm_name : "(no _NET_WM_NAME)",
+                     r->wm.cm_owner ? "composites (owns _NET_WM_CM_S0)" : "does not composite");
+    for (int i = 0; i < r->wm.nsupported && o > 0 && (size_t)o < sizeof line; i++)
+        o += snprintf(line + o, sizeof line - (size_t)o, " %s", r->wm.supported[i]);
+    tap_comment(&r->tap, "%s", line);
+}
+
+/* Starts the command; false with why (and the command remembered, so its other cases fail at
+ * once instead of waiting for it again). */
+static bool start(struct run *r, const char *cmd, enum profile p, char *why, size_t len)
+{
+    if (!strcmp(r->wm_failed_command, cmd)) {
+        snprintf(why, len, "%s", r->wm_failed_reason);
+        return false;
+    }
+    enum ready_kind ready = READY_AUTO;
+    if (r->o->ready)
+        parse_ready_kind(r->o->ready, &ready);
+    int tries = r->wm.starts;
+    memset(&r->wm, 0, sizeof r->wm);
+    r->wm.starts = tries;
+    r->wm.env = compositor_profile_env(r->o->wm_named ? &r->o->wm_profile : NULL, r->o->root, r->tmp_dir);
+    char err[3000];
+    if (compositor_start(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, err, sizeof err) < 0) {
+        compositor_stop(&r->wm);
+        snprintf(r->wm_failed_command, sizeof r->wm_failed_command, "%s", cmd);
+        snprintf(r->wm_failed_reason, sizeof r->wm_failed_reason, "%s", err);
+        snprintf(why, len, "%s", err);
+        return false;
+    }
+    r->wm_running = true;
+    r->wm_ever_ready = true;
+    r->wm_profile = p;
+    print_claims(r);
+    results_compositor(r->results, &r->wm, p);
+    return true;
+}
+
+void lifecycle_stop(struct run *r)
+{
+    if (r->wm_running)
+        compositor_stop(&r->wm);
+    r->wm_running = false;
+}
+
+void lifecycle_stop_broken(struct run *r, const char *why)
+{
+    lifecycle_stop(r);
+    snprintf(r->wm_stopped_why, sizeof r->wm_stopped_why, "%s", why);
+}
+
+static struct features *known_table(struct run *r, const char *command)
+{
+    for (int i = 0; i < r->ntables; i++)
+        if (!strcmp(r->tables[i]->command, command))
+            return r->tables[i];
+    return NULL;
+}
+
+static struct features *new_table(struct run *r, const char *command)
+{
+    struct features *fs = calloc(1, sizeof *fs);
+    snprintf(fs->named_trigger, sizeof fs->named_trigger, "%s", r->o->resize_trigger ? r->o->resize_trigger : "");
+    features_init(fs, command);
+    r->tables = realloc(r->tables, (size_t)(r->ntables + 1) * sizeof *r->tables);
+    r->tables[r->ntables++] = fs;
+    return fs;
+}
+
+/* ---- probing: a crash or hang is an incident, then a restart ---- */
+
+static int restart_for_probe(void *ctx, char *why, size_t len)
+{
+    struct run *r = ctx;
+    char how[700] = "";
+    if (r->wm_running && !compositor_alive(&r->wm))
+        proc_describe_exit(r->wm.proc, how, sizeof how);
+    tap_comment(&r->tap, "restarting the compositor (it crashed or hung while it was probed%s%s)", how[0] ? ": " : "",
+                how);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s", r->wm.command);
+    lifecycle_stop(r);
+    return start(r, cmd, r->wm_profile, why, len) ? 0 : -1;
+}
+
+static void probe_incident(void *ctx, const struct testcase *probe, const struct result *res)
+{
+    struct run *r = ctx;
+    r->incidents = realloc(r->incidents, (size_t)(r->nincidents + 1) * sizeof *r->incidents);
+    r->incidents[r->nincidents++] = (struct incident){.probe = probe, .p = r->wm_profile, .res = *res};
+}
+
+/* The feature table of the running compositor: from an earlier start of the same command, from
+ * --features, or probed now (its logs under logs/probes/PROFILE/). */
+static void find_features(struct run *r, enum profile p)
+{
+    if ((r->features = known_table(r, r->wm.command)))
+        return;
+    struct features *fs = r->features = new_table(r, r->wm.command);
+    char err[1024];
+    int found = r->o->features_file ? features_read_tsv(r->o->features_file, r->wm.command, fs, err, sizeof err) : 0;
+    if (found < 0)
+        tap_comment(&r->tap, "%s: probing instead", err);
+    if (found <= 0) {
+        char dir[PATH_MAX + 64];
+        snprintf(dir, sizeof dir, "%s/logs/probes/%s", r->o->out_dir, profile_name(p));
+        mkdir_p(dir, 0755);
+        struct run_env env = lifecycle_env(r);
+        struct probe_hooks hooks = {.restart = restart_for_probe, .incident = probe_incident, .ctx = r,
+                                    .liveness_ms = lifecycle_liveness_ms(r)};
+        probes_run(r->set.probes, r->set.nprobes, &env, fs, r->client_binary, dir, p, &hooks);
+    }
+    features_print(fs, tap_line, &r->tap);
+    results_features(r->results, fs);
+}
+
+enum wm_state lifecycle_ensure(struct run *r, enum profile p, char *ended, size_t endedlen, char *why, size_t len)
+{
+    char cmd[2048];
+    wm_command_for(r, p, cmd, sizeof cmd);
+    bool stopped = r->wm_running && proc_is_stopped(r->wm.proc);
+    if (r->wm_running && !strcmp(r->wm.command, cmd) && compositor_alive(&r->wm) && !stopped)
+        return WM_READY;
+    enum wm_state state = WM_READY;
+    if (r->wm_running && !strcmp(r->wm.command, cmd)) { /* it ended since the last case */
+        char how[128];
+        state = WM_HAD_ENDED;
+        if (stopped)
+            snprintf(ended, endedlen, "it was stopped (state T: a hung process)");
+        else
+            snprintf(ended, endedlen, "%s at %.1f s after its start", proc_describe_exit(r->wm.proc, how, sizeof how),
+                     (double)(r->wm.proc->exit_us - r->wm.start_us) / 1e6);
+        tap_comment(&r->tap, "restarting the compositor (%s)", ended);
+    }
+    if (r->wm_stopped_why[0] && !strcmp(r->wm.command, cmd))
+        tap_comment(&r->tap, "restarting the compositor (%s)", r->wm_stopped_why);
+    r->wm_stopped_why[0] = 0;
+    lifecycle_stop(r);
+    if (!start(r, cmd, p, why, len))
+        return WM_NOT_STARTED;
+    find_features(r, p);
+    return state;
+}

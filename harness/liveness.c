@@ -1,0 +1,172 @@
+#include "liveness.h"
+#include "clock.h"
+#include "frame-colour.h"
+#include "oracle-screen.h"
+#include "xutil.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xcb/damage.h>
+
+/* The barrier window's colour: no frame colour (its blue byte is not the marker), so no case's
+ * record can be taken for it, and far from the usual black or grey backgrounds. */
+#define LIVENESS_RGB 0x2E9D5Cu
+#define LIVENESS_SIZE 48
+/* Without a damage event, look at the pixel again this often (a compositor that paints the root
+ * without damaging it, or damage events lost while the window was not yet there). */
+#define RESAMPLE_MS 25
+
+struct barrier {
+    xcb_connection_t *c;
+    xcb_window_t root, win;
+    struct pixel_format pf;
+    uint8_t damage_event;
+    int64_t deadline_us;
+};
+
+static int left_ms(const struct barrier *b)
+{
+    int64_t left = (b->deadline_us - clock_now_us()) / 1000;
+    return left > 0 ? (int)left : 0;
+}
+
+/* Waits for an event (or up to ms); returns the number of events drained, which are only
+ * wake-ups here; MapNotify of our window sets *mapped. */
+static int wake(struct barrier *b, int ms, bool *mapped)
+{
+    int n = 0;
+    xcb_generic_event_t *e;
+    struct pollfd pfd = {.fd = xcb_get_file_descriptor(b->c), .events = POLLIN};
+    if (!(e = xcb_poll_for_event(b->c))) {
+        poll(&pfd, 1, ms);
+        e = xcb_poll_for_event(b->c);
+    }
+    for (; e; e = xcb_poll_for_event(b->c), n++) {
+        if ((e->response_type & 0x7F) == XCB_MAP_NOTIFY && ((xcb_map_notify_event_t *)e)->window == b->win)
+            *mapped = true;
+        free(e);
+    }
+    return n;
+}
+
+static bool open_barrier(struct barrier *b, struct xserver *x, int deadline_ms)
+{
+    memset(b, 0, sizeof *b);
+    b->deadline_us = clock_now_us() + (int64_t)deadline_ms * 1000;
+    b->c = xcb_connect(x->display_name, NULL);
+    if (xcb_connection_has_error(b->c))
+        return false;
+    const xcb_setup_t *setup = xcb_get_setup(b->c);
+    xcb_screen_t *scr = xcb_setup_roots_iterator(setup).data;
+    b->root = scr->root;
+    if (!screen_pixel_format(setup, scr, &b->pf))
+        return false;
+    b->win = xcb_generate_id(b->c);
+    uint32_t values[] = {screen_pixel_of_rgb(&b->pf, LIVENESS_RGB), XCB_EVENT_MASK_STRUCTURE_NOTIFY};
+    xcb_create_window(b->c, XCB_COPY_FROM_PARENT, b->win, b->root, 16, 16, LIVENESS_SIZE, LIVENESS_SIZE, 0,
+                      XCB_WINDOW_CLASS_INPUT_OUTPUT, scr->root_visual, XCB_CW_BACK_PIXEL | XCB_CW_EVENT_MASK, values);
+    return true;
+}
+
+static void close_barrier(struct barrier *b)
+{
+    if (!b->c)
+        return;
+    if (!xcb_connection_has_error(b->c))
+        xcb_destroy_window(b->c, b->win);
+    xcb_disconnect(b->c); /* the server destroys what is left with the connection */
+}
+
+/* The window's centre in root coordinates (a WM may have placed and reparented it anywhere). */
+static bool centre(struct barrier *b, int *cx, int *cy)
+{
+    xcb_translate_coordinates_reply_t *t = xcb_translate_coordinates_reply(
+        b->c, xcb_translate_coordinates(b->c, b->win, b->root, LIVENESS_SIZE / 2, LIVENESS_SIZE / 2), NULL);
+    if (!t)
+        return false;
+    *cx = t->dst_x;
+    *cy = t->dst_y;
+    free(t);
+    return true;
+}
+
+static bool shows_colour(struct barrier *b, int cx, int cy)
+{
+    xcb_get_image_reply_t *img = xcb_get_image_reply(
+        b->c, xcb_get_image(b->c, XCB_IMAGE_FORMAT_Z_PIXMAP, b->root, (int16_t)cx, (int16_t)cy, 1, 1, ~0u), NULL);
+    uint32_t rgb = 0;
+    bool ok = img && screen_decode_pixel(&b->pf, xcb_get_image_data(img), (size_t)xcb_get_image_data_length(img),
+                                         &rgb) == 0 && rgb == LIVENESS_RGB;
+    free(img);
+    return ok;
+}
+
+/* Damage on the root wakes the wait for the window's pixel (under a compositor, clients'
+ * drawing does not damage the root: only the compositor's painting does). */
+static void watch_root_damage(struct barrier *b)
+{
+    const xcb_query_extension_reply_t *dmg = xcb_get_extension_data(b->c, &xcb_damage_id);
+    if (!dmg || !dmg->present)
+        return;
+    free(xcb_damage_query_version_reply(b->c, xcb_damage_query_version(b->c, 1, 1), NULL));
+    xcb_damage_create(b->c, xcb_generate_id(b->c), b->root, XCB_DAMAGE_REPORT_LEVEL_NON_EMPTY);
+}
+
+static enum liveness verdict(enum liveness v, char *why, size_t len, const char *fmt, int ms)
+{
+    snprintf(why, len, fmt, ms);
+    return v;
+}
+
+enum liveness liveness_check(struct compositor *c, struct xserver *x, int deadline_ms, char *why, size_t len)
+{
+    char how[128];
+    why[0] = 0;
+    if (!compositor_alive(c)) {
+        snprintf(why, len, "%s", proc_describe_exit(c->proc, how, sizeof how));
+        return LIVE_EXITED;
+    }
+    if (proc_is_stopped(c->proc)) {
+        snprintf(why, len, "it is stopped (state T): it runs no more");
+        return LIVE_STOPPED;
+    }
+    struct barrier b;
+    if (!open_barrier(&b, x, deadline_ms)) {
+        close_barrier(&b);
+        return LIVE_OK; /* the harness's own trouble, not the compositor's: the case's verdict says it */
+    }
+    bool wm = xu_selection_owner(x->conn, "WM_S0") != XCB_NONE;
+    bool cm = xu_selection_owner(x->conn, "_NET_WM_CM_S0") != XCB_NONE;
+    if (cm)
+        watch_root_damage(&b);
+    xcb_map_window(b.c, b.win);
+    xcb_flush(b.c);
+    bool mapped = !wm; /* without a WM the map is done at once (the MapNotify still comes) */
+    while (!mapped && left_ms(&b) > 0 && compositor_alive(c))
+        wake(&b, left_ms(&b), &mapped);
+    enum liveness v = LIVE_OK;
+    int cx = 0, cy = 0;
+    if (!compositor_alive(c))
+        v = LIVE_EXITED;
+    else if (!mapped)
+        v = verdict(LIVE_NO_MAP, why, len, "it did not map a new window within %d ms: it answers no MapRequest",
+                    deadline_ms);
+    else if (cm && centre(&b, &cx, &cy)) {
+        bool shown = shows_colour(&b, cx, cy);
+        while (!shown && left_ms(&b) > 0 && compositor_alive(c)) {
+            wake(&b, left_ms(&b) < RESAMPLE_MS ? left_ms(&b) : RESAMPLE_MS, &mapped);
+            shown = shows_colour(&b, cx, cy);
+        }
+        if (!compositor_alive(c))
+            v = LIVE_EXITED;
+        else if (!shown)
+            v = verdict(LIVE_NO_PAINT, why, len,
+                        "it mapped a new window but did not show it within %d ms: it paints no more", deadline_ms);
+    }
+    close_barrier(&b);
+    if (v == LIVE_EXITED)
+        snprintf(why, len, "%s", proc_describe_exit(c->proc, how, sizeof how));
+    return v;
+}

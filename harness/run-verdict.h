@@ -1,0 +1,21 @@
+/* The verdict of a whole run, beside the cases' own: a run that tested nothing is not green.
+ * Like pytest refusing an empty run, it is UNRESOLVED (exit status 1) when no case passed or
+ * failed (every one was skipped, or none was selected), or when the compositor lists protocol
+ * atoms in _NET_SUPPORTED and the probes saw it do none of the protocol; --allow-empty accepts
+ * such a run and says so.  Otherwise the exit status is 1 on an UNRESOLVED case or a finding of a
+ * level --fail-on counts (terms.h), 0 else. */
+#ifndef FRAMESYNC_RUN_VERDICT_H
+#define FRAMESYNC_RUN_VERDICT_H
+
+#include <stdbool.h>
+#include "runstate.h"
+
+struct run_verdict {
+    char reason[2048];   /* why the run tested nothing ("" when it tested something) */
+    bool accepted;       /* ... and --allow-empty accepted it */
+    int exit_status;
+};
+
+void run_verdict_decide(struct run_verdict *v, const struct run *r, int nitems);
+
+#endif

@@ -1,0 +1,59 @@
+/* The state of one harness run, shared by its stages: the options and cases it was given, its X
+ * server and oracles, the compositor under test (lifecycle.c), the feature tables, the crashes
+ * seen while probing, and where the results go (executor.c). */
+#ifndef FRAMESYNC_RUNSTATE_H
+#define FRAMESYNC_RUNSTATE_H
+
+#include <limits.h>
+#include <stdio.h>
+#include "catalog.h"
+#include "compositor.h"
+#include "discovery.h"
+#include "featureset.h"
+#include "options.h"
+#include "oracles.h"
+#include "results.h"
+#include "run.h"
+#include "tap.h"
+#include "xserver.h"
+
+/* A probe during which the compositor crashed or hung: a FAIL under compositor/crash, reported
+ * before the cases like a case of its own (`probe/FEATURE [PROFILE]`). */
+struct incident {
+    const struct testcase *probe;
+    enum profile p;
+    struct result res;
+};
+
+struct run {
+    const struct options *o;
+    struct catalog cat;
+    struct case_set set;
+    struct xserver x;
+    struct oracle *oracles[MAX_ORACLES];
+    int noracles;
+    char client_binary[PATH_MAX];
+    char watch_binary[PATH_MAX];
+    char tmp_dir[PATH_MAX];
+    /* the compositor under test */
+    struct compositor wm;
+    bool wm_running;
+    bool wm_ever_ready;             /* some start succeeded: a later failure is a verdict, not a usage error */
+    char wm_log[PATH_MAX];
+    char wm_failed_command[2048];   /* a command that did not start: its cases fail at once */
+    char wm_failed_reason[3000];
+    enum profile wm_profile;        /* the profile it was started for */
+    char wm_stopped_why[700];       /* why the run stopped it (a crash or hang in a case): the restart says so */
+    /* what it implements: one table per compositor command (fake-wm's differs per profile) */
+    struct features **tables;
+    int ntables;
+    struct features *features;      /* the running compositor's */
+    struct incident *incidents;
+    int nincidents;
+    /* the output */
+    struct tap tap;
+    FILE *tap_file;
+    struct results *results;
+};
+
+#endif

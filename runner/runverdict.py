@@ -1,0 +1,37 @@
+"""The verdict of a whole run, beside the cases' own (harness/run-verdict.c is the same rule for a
+harness run on its own): a run that tested nothing is not green.  It is UNRESOLVED (exit status
+1) when no case passed or failed (every one was skipped, or none was selected), or when the
+compositor lists protocol atoms and was seen doing none of the protocol (the feature table's
+`unbacked`, decided by the harness when it probed); --allow-empty accepts such a run.  Otherwise
+the exit status is 1 on an UNRESOLVED case or a finding of a level --fail-on counts."""
+from runner.terms import level_fails
+
+
+def decide(doc, allow_empty=False, fail_on="any"):
+    """doc: a merged results document.  -> {"verdict", "reason", "exit_status", "accepted"}"""
+    cases = doc.get("cases", [])
+    counts = {}
+    for c in cases:
+        counts[c.get("verdict")] = counts.get(c.get("verdict"), 0) + 1
+    reasons = []
+    if not cases:
+        reasons.append("nothing was tested: no case was selected")
+    elif not counts.get("PASS") and not counts.get("FAIL") and counts.get("SKIP") == len(cases):
+        reasons.append("nothing was tested: every one of the %d cases was skipped (the reasons are on each case; "
+                       "the feature table says what the compositor was seen to do)" % len(cases))
+    for table in doc.get("features", []):
+        if table.get("unbacked"):
+            reasons.append(table["unbacked"])
+    reason = "; and ".join(reasons)
+    accepted = bool(reason) and allow_empty
+    failing = any(level_fails(f.get("level", "implied"), fail_on) for f in doc.get("findings", []))
+    status = 1 if counts.get("UNRESOLVED") or failing or (reason and not accepted) else 0
+    return {"verdict": "UNRESOLVED" if reason and not accepted else "complete", "reason": reason,
+            "exit_status": status, "accepted": accepted}
+
+
+def summary_line(v):
+    """The TAP comment that opens the summary, or None."""
+    if not v["reason"]:
+        return None
+    return "# run: %s%s\n" % ("accepted by --allow-empty: " if v["accepted"] else "UNRESOLVED: ", v["reason"])
