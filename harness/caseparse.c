@@ -135,6 +135,8 @@ static bool is_arith(const char *t)
 }
 
 /* expect TERM [OP TERM]... CMP TERM [OP TERM]...  (tokens separated by spaces) */
+static bool known_feature(struct parser *p, const char *name);
+
 static bool parse_expect(struct parser *p, struct step *s, char **tok, int n)
 {
     /* expect supported ATOM / expect unsupported ATOM: a check on _NET_SUPPORTED (FAIL, where
@@ -142,6 +144,19 @@ static bool parse_expect(struct parser *p, struct step *s, char **tok, int n)
     if (n >= 1 && (!strcmp(tok[0], "supported") || !strcmp(tok[0], "unsupported"))) {
         if (n != 2)
             return fail(p, "expected `expect %s ATOM`", tok[0]);
+        s->tokens = calloc(2, sizeof *s->tokens);
+        s->tokens[0] = strdup(tok[0]);
+        s->tokens[1] = strdup(tok[1]);
+        s->ntokens = 2;
+        return true;
+    }
+    /* expect feature NAME: a check on what the probes saw (FAIL with their reason), for the
+     * honesty cases the other way round: what is advertised must be done */
+    if (n >= 1 && !strcmp(tok[0], "feature")) {
+        if (n != 2 || !is_name(tok[1]))
+            return fail(p, "expected `expect feature NAME`");
+        if (!known_feature(p, tok[1]))
+            return false;
         s->tokens = calloc(2, sizeof *s->tokens);
         s->tokens[0] = strdup(tok[0]);
         s->tokens[1] = strdup(tok[1]);

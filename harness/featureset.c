@@ -268,6 +268,11 @@ void features_derive(struct features *fs)
     derive_one(fs, "sync-requests", triggers, NTRIGGERS, fs->trigger, "any resize");
     derive_one(fs, "driven-resize", driven, 3, fs->driven, "a resize it drives itself");
     derive_one(fs, "held-resize", held, 2, fs->held, "an interactive resize that stays open");
+    const struct feature *wm = features_find(fs, "wm");
+    static const char *const need_wm[] = {"sync-requests", "driven-resize", "held-resize"};
+    for (int i = 0; i < 3 && wm && wm->state == FEATURE_ABSENT; i++)
+        /* the cause, not the symptom: a compositor without a WM sends no request of any kind */
+        features_set(fs, need_wm[i], FEATURE_ABSENT, "derived", "%s, so it sends no sync request", wm->detail);
     static const char *const holds[] = {"hold-update", "hold-map"};
     derive_any(fs, "hold", holds, 2, "it does not hold delimited updates");
     /* a WM that syncs and holds delimited updates on the second counter: shown in the table, but
@@ -283,9 +288,8 @@ void features_derive(struct features *fs)
                      ? FEATURE_UNKNOWN : FEATURE_ABSENT, "derived", "it does not both sync resizes and hold delimited updates");
     static const char *const ext[] = {"extended-counter", "extended-marker"};
     if (sr && sr->state == FEATURE_ABSENT)
-        /* no request at all: say that, not "basic form only" */
-        features_set(fs, "extended", FEATURE_ABSENT, "derived",
-                     "it sends no sync request, so it uses no form of the request for two counters");
+        /* no request at all: say why, not "basic form only" */
+        features_set(fs, "extended", FEATURE_ABSENT, "derived", "%s", sr->detail);
     else
         derive_any(fs, "extended", ext, 2, "basic form only: with two counters it used the first as a basic-form counter");
     derive_protocol(fs);

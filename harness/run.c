@@ -225,12 +225,33 @@ static bool expect_supported(struct ctx *c, const struct step *st)
     return false;
 }
 
+static enum feature_state feature_state(struct ctx *c, const char *name, const char **detail);
+
+/* expect feature NAME: the probes saw the compositor do it (their logs: logs/probes/). */
+static bool expect_feature(struct ctx *c, const struct step *st)
+{
+    const char *detail;
+    enum feature_state fs = feature_state(c, st->tokens[1], &detail);
+    if (fs == FEATURE_PRESENT)
+        return true;
+    if (fs == FEATURE_UNKNOWN) {
+        decide(c, VERDICT_UNRESOLVED, st, "cannot tell whether the compositor has %s: %s", st->tokens[1], detail);
+        return false;
+    }
+    snprintf(c->res->expected, sizeof c->res->expected, "the probes see the compositor do %s", st->tokens[1]);
+    snprintf(c->res->observed, sizeof c->res->observed, "%s (logs/probes/)", detail);
+    decide(c, VERDICT_FAIL, st, "%s", detail);
+    return false;
+}
+
 static bool step_expect(struct ctx *c, const struct step *st)
 {
     char explain[1024];
     c->res->checks_run++;
     if (!strcmp(st->tokens[0], "supported") || !strcmp(st->tokens[0], "unsupported"))
         return expect_supported(c, st);
+    if (!strcmp(st->tokens[0], "feature"))
+        return expect_feature(c, st);
     switch (expr_eval(&c->xenv, st->tokens, st->ntokens, explain, sizeof explain)) {
     case EXPR_TRUE:
         return true;
