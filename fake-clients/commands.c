@@ -219,10 +219,12 @@ static bool cmd_resize(struct client *cl, struct cmd *cmd, int argc, char **argv
 
 static bool cmd_resize_end(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra, char *msg)
 {
-    (void)cmd;
+    (void)cl;
+    (void)extra;
     if (!no_args(argc, argv, msg))
         return false;
-    return resize_end(cl, extra, EXTRA_LEN);
+    cmd->deferred = true; /* done once the WM lets its grab go (resize.c) */
+    return true;
 }
 
 static bool cmd_protocols(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra,
@@ -673,6 +675,8 @@ void command_run(struct client *cl, char *line)
         record("error", "cmd=%s msg=%s", argv[0], msg);
     else if (!x_ok)
         record("error", "cmd=%s msg=%s", argv[0], xmsg);
+    else if (cmd.deferred && commands[i].fn == cmd_resize_end)
+        resize_end(cl); /* its `done` comes when the WM has let its grab go */
     else if (cmd.deferred)
         resize_poll(cl); /* its `done` comes when the WM has reacted */
     else if (extra[0])

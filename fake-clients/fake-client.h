@@ -49,6 +49,7 @@ enum resize_phase {
     RESIZE_WAIT_UNMAP,    /* trigger map: until the window is withdrawn */
     RESIZE_WAIT_REACTION, /* the step made: until a sync request or a new size */
     RESIZE_SETTLE,        /* not held: until the client answered, then the resize is ended */
+    RESIZE_WAIT_RELEASE,  /* the resize ended (Return, button release): until the WM lets its grab go */
 };
 
 struct resize {
@@ -72,6 +73,10 @@ struct resize {
     int64_t began_us, due_us, step_deadline_us, grab_deadline_us;
     uint64_t requests_before, resized_before, mapped_before, unmapped_before;
     char how[16];
+    bool release_pointer;          /* RESIZE_WAIT_RELEASE: which grab */
+    bool released;                 /* ... and whether the WM let it go in time */
+    bool ended_open;               /* resize-end: an interactive resize was open */
+    int64_t release_deadline_us;
 };
 
 /* Interned once at start-up. */
@@ -155,7 +160,8 @@ bool resize_parse_trigger(const char *s, enum resize_trigger *out);
 bool resize_begin(struct client *cl, const char *word, int w, int h, enum resize_trigger trigger, bool hold,
                   bool want_request, int within_ms, char *msg);
 /* Ends an open interactive resize (Return / button release); extra gets the done fields. */
-bool resize_end(struct client *cl, char *extra, size_t len);
+/* Ends an open interactive resize (deferred: its `done` comes once the WM let its grab go). */
+void resize_end(struct client *cl);
 bool resize_active(const struct client *cl);
 void resize_poll(struct client *cl);     /* after every batch of events */
 void resize_on_timer(struct client *cl);

@@ -43,6 +43,11 @@
 #define MAX_FIRST_PRESSES 4
 #define SETTLE_MS 1000        /* at most this long for the client's answer before finishing */
 #define MAX_UNSYNCED 3        /* `request`: steps answered by a bare new size before giving up */
+/* After Return or the button release, at most this long for the WM to let its grab go: until it
+ * does, its resize is not over, and a _NET_WM_MOVERESIZE sent meanwhile is refused ("operation
+ * already in effect": mutter handles the client message before the key that ended the last
+ * resize, which goes through another queue). */
+#define RELEASE_WAIT_MS 1000
 
 #define XK_Left 0xff51
 #define XK_Up 0xff52
@@ -214,17 +219,23 @@ static void finish(struct client *cl, const char *how)
     r->active = false;
     round_trip(cl);
     events_drain_queued(cl);
-    record("done", "cmd=%s trigger=%s reacted=%s presses=%d unsynced=%d grab_ms=%lld ms=%lld open=%d", r->word,
-           trigger_names[r->trigger], how, r->presses, r->unsynced, (long long)r->grab_ms,
-           (long long)((clock_now_us() - r->began_us) / 1000), open ? 1 : 0);
+    if (!strcmp(r->word, "resize-end")) {
+        record("done", "cmd=resize-end ended=%d trigger=%s released=%d", r->ended_open ? 1 : 0,
+               r->ended_open ? trigger_names[r->open_trigger] : "none", r->released ? 1 : 0);
+        return;
+    }
+    record("done", "cmd=%s trigger=%s reacted=%s presses=%d unsynced=%d grab_ms=%lld ms=%lld open=%d released=%d",
+           r->word, trigger_names[r->trigger], how, r->presses, r->unsynced, (long long)r->grab_ms,
+           (long long)((clock_now_us() - r->began_us) / 1000), open ? 1 : 0, r->released ? 1 : 0);
 }
 
-/* End an open interactive resize as a user does: Return, or releasing the button. */
-static void end_interactive(struct client *cl)
+/* End an open interactive resize as a user does: Return, or releasing the button; true when it
+ * was open (then the WM's grab is to go). */
+static bool end_interactive(struct client *cl)
 {
     struct resize *r = &cl->resize;
     if (!r->open)
-        return;
+        return false;
     if (r->open_trigger == TRIGGER_KEYBOARD) {
         xcb_keycode_t ret = keycode_of(cl, XK_Return);
         if (ret)
@@ -233,6 +244,18 @@ static void end_interactive(struct client *cl)
         pointer_button(cl, false);
     }
     r->open = false;
+    r->release_pointer = r->open_trigger == TRIGGER_POINTER;
+    return true;
+}
+
+/* The resize is over for the WM only once it lets its grab go (looked for every GRAB_PROBE_US,
+ * as the grab itself was): then the command is done. */
+static void await_release(struct client *cl)
+{
+    struct resize *r = &cl->resize;
+    r->release_deadline_us = clock_now_us() + (int64_t)RELEASE_WAIT_MS * 1000;
+    enter(cl, RESIZE_WAIT_RELEASE, clock_now_us() + GRAB_PROBE_US);
+    resize_poll(cl);
 }
 
 /* The step made its effect (or timed out): finish, hold, or first let the client answer. */
@@ -400,6 +423,7 @@ bool resize_begin(struct client *cl, const char *word, int w, int h, enum resize
     r->target_h = h;
     r->presses = 0;
     r->grab_ms = 0;
+    r->released = false;
     r->continued = false;
     r->began_us = clock_now_us();
     r->step_deadline_us = r->began_us + (int64_t)within_ms * 1000;
@@ -413,14 +437,17 @@ bool resize_begin(struct client *cl, const char *word, int w, int h, enum resize
     return true;
 }
 
-bool resize_end(struct client *cl, char *extra, size_t len)
+void resize_end(struct client *cl)
 {
     struct resize *r = &cl->resize;
-    bool was_open = r->open;
-    const char *trigger = trigger_names[r->open_trigger];
-    end_interactive(cl);
-    snprintf(extra, len, "ended=%d trigger=%s", was_open ? 1 : 0, was_open ? trigger : "none");
-    return true;
+    snprintf(r->word, sizeof r->word, "resize-end");
+    r->active = true;
+    r->released = false;
+    r->ended_open = end_interactive(cl);
+    if (r->ended_open)
+        await_release(cl);
+    else
+        finish(cl, "none");
 }
 
 bool resize_active(const struct client *cl)
@@ -488,8 +515,21 @@ void resize_poll(struct client *cl)
         /* finish once the client has answered (or will not), then end the interactive resize */
         if (cl->answer.state != ANSWER_IDLE && now < r->due_us)
             return;
-        end_interactive(cl);
-        finish(cl, r->how);
+        if (end_interactive(cl))
+            await_release(cl);
+        else
+            finish(cl, r->how);
+        return;
+    case RESIZE_WAIT_RELEASE:
+        if (!grabbed_by_other(cl, r->release_pointer)) {
+            r->released = true;
+            finish(cl, r->how);
+        } else if (now >= r->release_deadline_us) {
+            logmsg(cl, "resize: the WM still holds its %s grab %d ms after the resize ended",
+                   r->release_pointer ? "pointer" : "keyboard", RELEASE_WAIT_MS);
+            finish(cl, r->how);
+        } else if (now >= r->due_us)
+            set_timer(cl, now + GRAB_PROBE_US);
         return;
     }
 }
