@@ -72,6 +72,7 @@ struct testcase {
     int checks;
     struct step *steps;
     int nsteps;
+    struct testcase *next_variant; /* `vary:`: the same case for the next profile (one profile each) */
 };
 
 /* Validates clause IDs against this list when non-NULL (see catalog.h). */
@@ -79,6 +80,8 @@ typedef bool (*clause_known_fn)(const char *id);
 /* Validates feature names (`require FEATURE`, `when FEATURE`) when non-NULL (see featureset.h). */
 typedef bool (*feature_known_fn)(const char *name);
 void case_set_feature_check(feature_known_fn known);
+/* The registered check (true when none is registered). */
+bool case_feature_known(const char *name);
 
 /* Parses one file: a case (*.case) or a feature probe (*.probe: `feature:` instead of `case:`,
  * `clause:` and `profiles:`).  On error returns NULL and writes "FILE:LINE: what was expected"

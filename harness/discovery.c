@@ -100,15 +100,14 @@ static void load_cases(struct case_set *set, const struct paths *found, const ch
         if (!ends_with(found->v[i], ".case") || !on_side(found->v[i], dir, side))
             continue;
         struct testcase *tc = parse_one(found->v[i], catalog_current_knows, bad);
-        if (!tc)
-            continue;
-        for (int j = 0; j < set->ncases; j++)
+        for (int j = 0; tc && j < set->ncases; j++)
             if (!strcmp(set->cases[j]->id, tc->id)) {
                 fprintf(stderr, "framesync: %s:1: case id `%s` is also used by %s\n", tc->path, tc->id,
                         set->cases[j]->path);
                 (*bad)++;
             }
-        set->cases[set->ncases++] = tc;
+        if (tc)
+            set->cases[set->ncases++] = tc; /* its `vary:` variants follow it (case_variant) */
     }
 }
 
@@ -130,6 +129,14 @@ int case_set_load(struct case_set *set, const char *dir, enum side side)
         free(found.v[i]);
     free(found.v);
     return bad ? -1 : 0;
+}
+
+const struct testcase *case_for_profile(const struct testcase *tc, enum profile p)
+{
+    for (; tc; tc = tc->next_variant)
+        if (tc->profiles & (unsigned)p)
+            return tc;
+    return NULL;
 }
 
 void case_set_free(struct case_set *set)

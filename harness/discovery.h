@@ -10,7 +10,8 @@
 enum side { SIDE_BOTH, SIDE_COMPOSITOR, SIDE_CLIENT };
 
 struct case_set {
-    struct testcase **cases;     /* by path */
+    struct testcase **cases;     /* by path; a file with `vary:` lines is one entry whose
+                                    per-profile cases follow each other (next_variant) */
     int ncases;
     struct testcase **probes;    /* in the order their `require`/`when` lines need */
     int nprobes;
@@ -21,5 +22,7 @@ struct case_set {
  * -1 then. */
 int case_set_load(struct case_set *set, const char *dir, enum side side);
 void case_set_free(struct case_set *set);
+/* The case of tc's file for profile p (tc itself, or one of its `vary:` variants), or NULL. */
+const struct testcase *case_for_profile(const struct testcase *tc, enum profile p);
 
 #endif

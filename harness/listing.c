@@ -3,18 +3,23 @@
 #include <stdio.h>
 #include <string.h>
 
+/* One case (one profile's, for a file with `vary:` lines) with its clause and profiles. */
+static void list_one(const struct testcase *tc, const struct selection *sel)
+{
+    if (!(tc->profiles & sel->profiles) || !selection_matches(sel, tc))
+        return;
+    printf("%-40s %-44s", tc->id, tc->clauses[0]);
+    for (int p = PROFILE_FIRST; p <= PROFILE_LAST; p <<= 1)
+        if (tc->profiles & (unsigned)p)
+            printf(" %s", profile_name((enum profile)p));
+    printf("\n    %s\n", tc->description);
+}
+
 void list_cases(const struct case_set *set, const struct selection *sel)
 {
-    for (int i = 0; i < set->ncases; i++) {
-        const struct testcase *tc = set->cases[i];
-        if (!(tc->profiles & sel->profiles) || !selection_matches(sel, tc))
-            continue;
-        printf("%-40s %-44s", tc->id, tc->clauses[0]);
-        for (int p = PROFILE_FIRST; p <= PROFILE_LAST; p <<= 1)
-            if (tc->profiles & (unsigned)p)
-                printf(" %s", profile_name((enum profile)p));
-        printf("\n    %s\n", tc->description);
-    }
+    for (int i = 0; i < set->ncases; i++)
+        for (const struct testcase *tc = set->cases[i]; tc; tc = tc->next_variant)
+            list_one(tc, sel);
 }
 
 /* The ids of the cases that check clause id, comma-separated; their number. */
@@ -23,12 +28,16 @@ static int cases_of(const struct case_set *set, const char *id, char *list, size
     int found = 0;
     list[0] = 0;
     for (int j = 0; j < set->ncases; j++)
-        for (int k = 0; k < set->cases[j]->nclauses; k++)
-            if (!strcmp(set->cases[j]->clauses[k], id)) {
+        for (const struct testcase *tc = set->cases[j]; tc; tc = tc->next_variant) {
+            bool checks = false;
+            for (int k = 0; k < tc->nclauses; k++)
+                checks |= !strcmp(tc->clauses[k], id);
+            if (checks) { /* a case once, whichever of its profiles' variants checks the clause */
                 size_t o = strlen(list);
-                snprintf(list + o, len - o, "%s%s", found++ ? ", " : "", set->cases[j]->id);
+                snprintf(list + o, len - o, "%s%s", found++ ? ", " : "", tc->id);
                 break;
             }
+        }
     return found;
 }
 

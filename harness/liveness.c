@@ -1,6 +1,5 @@
 #include "liveness.h"
 #include "clock.h"
-#include "frame-colour.h"
 #include "oracle-screen.h"
 #include "xutil.h"
 
@@ -32,8 +31,22 @@ static int left_ms(const struct barrier *b)
     return left > 0 ? (int)left : 0;
 }
 
-/* Waits for an event (or up to ms); returns the number of events drained, which are only
- * wake-ups here; MapNotify of our window sets *mapped. */
+/* Paints the window as a client does after its map or an Expose: some compositors show a window
+ * only once its client drew into it (KWin's readyForPainting waits for the first damage), and the
+ * background the server paints at the map may come before they watch it. */
+static void paint(struct barrier *b)
+{
+    xcb_gcontext_t gc = xcb_generate_id(b->c);
+    uint32_t fg = screen_pixel_of_rgb(&b->pf, LIVENESS_RGB);
+    xcb_create_gc(b->c, gc, b->win, XCB_GC_FOREGROUND, &fg);
+    xcb_rectangle_t all = {0, 0, LIVENESS_SIZE, LIVENESS_SIZE};
+    xcb_poly_fill_rectangle(b->c, b->win, gc, 1, &all);
+    xcb_free_gc(b->c, gc);
+    xcb_flush(b->c);
+}
+
+/* Waits for an event (or up to ms); returns the number of events drained, which are wake-ups
+ * here: MapNotify of our window sets *mapped and paints it, as does an Expose. */
 static int wake(struct barrier *b, int ms, bool *mapped)
 {
     int n = 0;
@@ -44,8 +57,12 @@ static int wake(struct barrier *b, int ms, bool *mapped)
         e = xcb_poll_for_event(b->c);
     }
     for (; e; e = xcb_poll_for_event(b->c), n++) {
-        if ((e->response_type & 0x7F) == XCB_MAP_NOTIFY && ((xcb_map_notify_event_t *)e)->window == b->win)
+        uint8_t type = e->response_type & 0x7F;
+        if (type == XCB_MAP_NOTIFY && ((xcb_map_notify_event_t *)e)->window == b->win) {
             *mapped = true;
+            paint(b);
+        } else if (type == XCB_EXPOSE && ((xcb_expose_event_t *)e)->window == b->win)
+            paint(b);
         free(e);
     }
     return n;
@@ -64,7 +81,7 @@ static bool open_barrier(struct barrier *b, struct xserver *x, int deadline_ms)
     if (!screen_pixel_format(setup, scr, &b->pf))
         return false;
     b->win = xcb_generate_id(b->c);
-    uint32_t values[] = {screen_pixel_of_rgb(&b->pf, LIVENESS_RGB), XCB_EVENT_MASK_STRUCTURE_NOTIFY};
+    uint32_t values[] = {screen_pixel_of_rgb(&b->pf, LIVENESS_RGB), XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_EXPOSURE};
     xcb_create_window(b->c, XCB_COPY_FROM_PARENT, b->win, b->root, 16, 16, LIVENESS_SIZE, LIVENESS_SIZE, 0,
                       XCB_WINDOW_CLASS_INPUT_OUTPUT, scr->root_visual, XCB_CW_BACK_PIXEL | XCB_CW_EVENT_MASK, values);
     return true;
@@ -92,13 +109,13 @@ static bool centre(struct barrier *b, int *cx, int *cy)
     return true;
 }
 
-static bool shows_colour(struct barrier *b, int cx, int cy)
+/* Does the root show the window's colour at (cx, cy)?  *seen: what it shows there. */
+static bool shows_colour(struct barrier *b, int cx, int cy, uint32_t *seen)
 {
     xcb_get_image_reply_t *img = xcb_get_image_reply(
         b->c, xcb_get_image(b->c, XCB_IMAGE_FORMAT_Z_PIXMAP, b->root, (int16_t)cx, (int16_t)cy, 1, 1, ~0u), NULL);
-    uint32_t rgb = 0;
     bool ok = img && screen_decode_pixel(&b->pf, xcb_get_image_data(img), (size_t)xcb_get_image_data_length(img),
-                                         &rgb) == 0 && rgb == LIVENESS_RGB;
+                                         seen) == 0 && *seen == LIVENESS_RGB;
     free(img);
     return ok;
 }
@@ -143,27 +160,29 @@ enum liveness liveness_check(struct compositor *c, struct xserver *x, int deadli
         watch_root_damage(&b);
     xcb_map_window(b.c, b.win);
     xcb_flush(b.c);
-    bool mapped = !wm; /* without a WM the map is done at once (the MapNotify still comes) */
-    while (!mapped && left_ms(&b) > 0 && compositor_alive(c))
+    bool mapped = false;
+    while (!mapped && left_ms(&b) > 0 && compositor_alive(c)) /* without a WM the MapNotify comes at once */
         wake(&b, left_ms(&b), &mapped);
     enum liveness v = LIVE_OK;
     int cx = 0, cy = 0;
     if (!compositor_alive(c))
         v = LIVE_EXITED;
-    else if (!mapped)
+    else if (!mapped && wm)
         v = verdict(LIVE_NO_MAP, why, len, "it did not map a new window within %d ms: it answers no MapRequest",
                     deadline_ms);
     else if (cm && centre(&b, &cx, &cy)) {
-        bool shown = shows_colour(&b, cx, cy);
+        uint32_t seen = 0;
+        bool shown = shows_colour(&b, cx, cy, &seen);
         while (!shown && left_ms(&b) > 0 && compositor_alive(c)) {
             wake(&b, left_ms(&b) < RESAMPLE_MS ? left_ms(&b) : RESAMPLE_MS, &mapped);
-            shown = shows_colour(&b, cx, cy);
+            shown = shows_colour(&b, cx, cy, &seen);
         }
         if (!compositor_alive(c))
             v = LIVE_EXITED;
         else if (!shown)
-            v = verdict(LIVE_NO_PAINT, why, len,
-                        "it mapped a new window but did not show it within %d ms: it paints no more", deadline_ms);
+            snprintf(why, len, "it mapped a new window but did not show it within %d ms (the screen at its centre "
+                     "%d,%d stayed %06X, the window is %06X): it paints no more", deadline_ms, cx, cy, seen,
+                     LIVENESS_RGB), v = LIVE_NO_PAINT;
     }
     close_barrier(&b);
     if (v == LIVE_EXITED)

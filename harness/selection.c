@@ -33,6 +33,8 @@ static int select_line(struct selection *sel, const struct case_set *set, const 
         return 0;
     int bit = words == 2 ? profile_parse(prof) : 0;
     const struct testcase *tc = bit ? case_by_id(set, id) : NULL;
+    if (tc && case_for_profile(tc, (enum profile)bit))
+        tc = case_for_profile(tc, (enum profile)bit);
     if (words != 2 || !bit)
         fprintf(stderr, "framesync: %s:%d: expected `CASE-ID PROFILE` (profile ewmh-1.5, draft-2011 or de-facto)\n",
                 path, lineno);
@@ -119,9 +121,8 @@ int selection_items(const struct selection *sel, const struct case_set *set, str
     int n = 0, index = 0;
     for (int p = PROFILE_FIRST; p <= PROFILE_LAST; p <<= 1)
         for (int i = 0; i < set->ncases; i++) {
-            const struct testcase *tc = set->cases[i];
-            if (!(sel->profiles & (unsigned)p) || !(tc->profiles & (unsigned)p) || !selection_matches(sel, tc) ||
-                !in_select_list(sel, tc, p))
+            const struct testcase *tc = case_for_profile(set->cases[i], (enum profile)p);
+            if (!tc || !(sel->profiles & (unsigned)p) || !selection_matches(sel, tc) || !in_select_list(sel, tc, p))
                 continue;
             if (index++ % sel->nshards == sel->shard)
                 items[n++] = (struct item){.tc = tc, .p = (enum profile)p};

@@ -4,7 +4,7 @@ A baseline lists the results of one compositor that are known not to be passes:
 
     # comments and blank lines are ignored
     basic/request-layout [ewmh-1.5],Fail  # mutter sends requests only during interactive resizes
-    drawn/after-update-draft [draft-2011],Skip  # does not list _NET_WM_SYNC_DRAWN
+    drawn/after-update [draft-2011],Skip  # does not list _NET_WM_SYNC_DRAWN
     interactive/value-increases [ewmh-1.5],Flake  # the second request sometimes comes after 2 s
 
 One line per `CASE-ID [PROFILE],STATUS`, STATUS one of Fail, Unresolved, Flake, Skip; an optional

@@ -121,6 +121,37 @@ class CaseRef:
         return self.header[0] if self.header else (self.checks[0] if self.checks else "")
 
 
+VARY_RE = re.compile(r"^\s*vary:\s*(\S+)\s+(.*)$")
+VARY_NAME_RE = re.compile(r"\{([A-Za-z][A-Za-z0-9_-]*)\}")
+
+
+def expand_vary(lines):
+    """A case file with `vary: PROFILE NAME=VALUE...` lines is one case per profile, {NAME}
+    replaced (harness/casevary.c): a line naming {NAME} stands for each profile's value, so a
+    clause that varies is referenced in every profile's form."""
+    values = {}
+    for line in lines:
+        m = VARY_RE.match(line)
+        if m:
+            for word in m.group(2).split():
+                k, _, v = word.partition("=")
+                values.setdefault(k, []).append(v)
+    if not values:
+        return lines
+    out = []
+    for line in lines:
+        names = [n for n in VARY_NAME_RE.findall(line) if n in values]
+        if not names or VARY_RE.match(line):
+            out.append(line)
+            continue
+        for i in range(len(values[names[0]])):
+            one = line
+            for n in names:
+                one = one.replace("{%s}" % n, values[n][i] if i < len(values[n]) else values[n][-1])
+            out.append(one)
+    return out
+
+
 def parse_cases(cases_dir):
     """Every *.case under cases_dir -> {case id: CaseRef}.  Only the lines that name clauses are
     read; the harness is the judge of the rest of a case file."""
@@ -133,7 +164,8 @@ def parse_cases(cases_dir):
             path = os.path.join(folder, name)
             ref = None
             with open(path, encoding="utf-8", errors="replace") as f:
-                for line in f:
+                lines = expand_vary(f.read().splitlines(True))
+                for line in lines:
                     m = CASE_ID_RE.match(line)
                     if m and ref is None:
                         ref = CaseRef(m.group(1), path)

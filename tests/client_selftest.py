@@ -39,7 +39,7 @@ FAULTS = {
     "odd-end": ("draft-2011", "client/(map-odd|delimited)", ["client/map-odd [draft-2011]"],
                 "draft-2011/delimited/odd-even"),
     "no-drawn-wait": ("draft-2011,de-facto", "client/drawn-wait",
-                      ["client/drawn-wait-draft [draft-2011]", "client/drawn-wait-defacto [de-facto]"],
+                      ["client/drawn-wait [draft-2011]", "client/drawn-wait [de-facto]"],
                       "draft-2011/delimited/client-wait-drawn"),
     "wrong-fence-index": ("draft-2011", "client/fences", ["client/fences [draft-2011]"],
                           "draft-2011/fences/client-trigger"),
