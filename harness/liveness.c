@@ -175,7 +175,8 @@ enum liveness liveness_check(struct compositor *c, struct xserver *x, int deadli
         bool shown = shows_colour(&b, cx, cy, &seen);
         while (!shown && left_ms(&b) > 0 && compositor_alive(c)) {
             wake(&b, left_ms(&b) < RESAMPLE_MS ? left_ms(&b) : RESAMPLE_MS, &mapped);
-            shown = shows_colour(&b, cx, cy, &seen);
+            /* where it is now: a WM may place and decorate it after the MapNotify (KWin) */
+            shown = centre(&b, &cx, &cy) && shows_colour(&b, cx, cy, &seen);
         }
         if (!compositor_alive(c))
             v = LIVE_EXITED;
