@@ -54,100 +54,135 @@ static char *trim(char *s)
     return s;
 }
 
+/* A text header: once, kept as written. */
+static bool set_text(struct parser *p, const char *key, char **field, const char *value)
+{
+    if (*field)
+        return cp_fail(p, "`%s:` given twice", key);
+    *field = strdup(value);
+    return true;
+}
+
+static bool h_feature(struct parser *p, const char *key, char *value)
+{
+    if (p->tc->feature)
+        return cp_fail(p, "`%s:` given twice", key);
+    if (!cp_is_name(value))
+        return cp_fail(p, "a feature name has letters, digits, - and _, found `%s`", value);
+    p->tc->feature = strdup(value);
+    char id[128];
+    snprintf(id, sizeof id, "probe/%s", value);
+    p->tc->id = strdup(id);
+    return true;
+}
+
+static bool h_attempts(struct parser *p, const char *key, char *value)
+{
+    char *end;
+    long n = strtol(value, &end, 10);
+    if (p->tc->attempts)
+        return cp_fail(p, "`%s:` given twice", key);
+    if (*end || n < 1 || n > 5)
+        return cp_fail(p, "`attempts:` takes a number from 1 to 5, found `%s`", value);
+    p->tc->attempts = (int)n;
+    return true;
+}
+
+static bool h_case(struct parser *p, const char *key, char *value)
+{
+    for (const char *c = value; *c; c++)
+        if (!isalnum((unsigned char)*c) && !strchr("-_./", *c))
+            return cp_fail(p, "a case id has letters, digits and - _ . /, found `%s`", value);
+    return set_text(p, key, &p->tc->id, value);
+}
+
+static bool h_clause(struct parser *p, const char *key, char *value)
+{
+    struct testcase *tc = p->tc;
+    if (tc->nclauses)
+        return cp_fail(p, "`%s:` given twice (list every ID on one line)", key);
+    char *tok[MAX_CLAUSES + 1];
+    int n = cp_tokenize(value, tok, MAX_CLAUSES + 1);
+    if (n < 1 || n > MAX_CLAUSES)
+        return cp_fail(p, "expected 1 to %d clause IDs", MAX_CLAUSES);
+    for (int i = 0; i < n; i++) {
+        if (p->known && !p->known(tok[i]))
+            return cp_fail(p, "unknown clause `%s` (clause IDs are listed in cases/clauses.txt)", tok[i]);
+        tc->clauses[tc->nclauses++] = strdup(tok[i]);
+    }
+    return true;
+}
+
+static bool h_profiles(struct parser *p, const char *key, char *value)
+{
+    if (p->tc->profiles)
+        return cp_fail(p, "`%s:` given twice", key);
+    char *tok[8];
+    int n = cp_tokenize(value, tok, 8);
+    for (int i = 0; i < n; i++) {
+        int bit = profile_parse(tok[i]);
+        if (!bit)
+            return cp_fail(p, "unknown profile `%s` (expected ewmh-1.5, draft-2011 or de-facto)", tok[i]);
+        p->tc->profiles |= (unsigned)bit;
+    }
+    return true;
+}
+
+static bool h_checks(struct parser *p, const char *key, char *value)
+{
+    if (p->tc->checks)
+        return cp_fail(p, "`%s:` given twice", key);
+    char *end;
+    long v = strtol(value, &end, 10);
+    if (*end || v < 1 || v > 1000)
+        return cp_fail(p, "expected a number of checks (1-1000), found `%s`", value);
+    p->tc->checks = (int)v;
+    p->checks_line = p->line;
+    return true;
+}
+
+static bool h_absent(struct parser *p, const char *key, char *value) { return set_text(p, key, &p->tc->absent, value); }
+static bool h_detail(struct parser *p, const char *key, char *value) { return set_text(p, key, &p->tc->detail, value); }
+static bool h_description(struct parser *p, const char *key, char *value)
+{
+    return set_text(p, key, &p->tc->description, value);
+}
+static bool h_why(struct parser *p, const char *key, char *value) { return set_text(p, key, &p->tc->why, value); }
+
+/* The header keys: who may use each (a case, a probe, both) and what reads its value. */
+enum header_use { FOR_CASES = 1, FOR_PROBES = 2, FOR_BOTH = 3 };
+static const struct header_key {
+    const char *key;
+    enum header_use use;
+    bool (*read)(struct parser *p, const char *key, char *value);
+} header_keys[] = {
+    {"case", FOR_CASES, h_case},          {"clause", FOR_CASES, h_clause},   {"profiles", FOR_CASES, h_profiles},
+    {"feature", FOR_PROBES, h_feature},   {"absent", FOR_PROBES, h_absent},  {"detail", FOR_PROBES, h_detail},
+    {"attempts", FOR_PROBES, h_attempts}, {"description", FOR_BOTH, h_description},
+    {"why", FOR_BOTH, h_why},             {"checks", FOR_BOTH, h_checks},
+};
+
 static bool parse_header(struct parser *p, char *line)
 {
     char *colon = strchr(line, ':');
     *colon = 0;
     const char *key = line;
     char *value = trim(colon + 1);
-    struct testcase *tc = p->tc;
     if (!*value)
         return cp_fail(p, "`%s:` needs a value", key);
-    static const char *case_only[] = {"case", "clause", "profiles", NULL};
-    static const char *probe_only[] = {"feature", "absent", "detail", "attempts", NULL};
-    for (int i = 0; case_only[i]; i++)
-        if (p->probe && !strcmp(key, case_only[i]))
+    for (size_t i = 0; i < sizeof header_keys / sizeof header_keys[0]; i++) {
+        const struct header_key *h = &header_keys[i];
+        if (strcmp(key, h->key))
+            continue;
+        if (p->probe && !(h->use & FOR_PROBES))
             return cp_fail(p, "`%s:` is for cases; a probe has `feature:` and `absent:`", key);
-    for (int i = 0; probe_only[i]; i++)
-        if (!p->probe && !strcmp(key, probe_only[i]))
+        if (!p->probe && !(h->use & FOR_CASES))
             return cp_fail(p, "`%s:` is for probes (cases/probes/*.probe)", key);
-    if (!strcmp(key, "feature")) {
-        if (tc->feature)
-            return cp_fail(p, "`feature:` given twice");
-        if (!cp_is_name(value))
-            return cp_fail(p, "a feature name has letters, digits, - and _, found `%s`", value);
-        tc->feature = strdup(value);
-        char id[128];
-        snprintf(id, sizeof id, "probe/%s", value);
-        tc->id = strdup(id);
-    } else if (!strcmp(key, "absent")) {
-        if (tc->absent)
-            return cp_fail(p, "`absent:` given twice");
-        tc->absent = strdup(value);
-    } else if (!strcmp(key, "attempts")) {
-        char *end;
-        long n = strtol(value, &end, 10);
-        if (tc->attempts)
-            return cp_fail(p, "`attempts:` given twice");
-        if (*end || n < 1 || n > 5)
-            return cp_fail(p, "`attempts:` takes a number from 1 to 5, found `%s`", value);
-        tc->attempts = (int)n;
-    } else if (!strcmp(key, "detail")) {
-        if (tc->detail)
-            return cp_fail(p, "`detail:` given twice");
-        tc->detail = strdup(value);
-    } else if (!strcmp(key, "case")) {
-        if (tc->id)
-            return cp_fail(p, "`case:` given twice");
-        for (const char *c = value; *c; c++)
-            if (!isalnum((unsigned char)*c) && !strchr("-_./", *c))
-                return cp_fail(p, "a case id has letters, digits and - _ . /, found `%s`", value);
-        tc->id = strdup(value);
-    } else if (!strcmp(key, "clause")) {
-        if (tc->nclauses)
-            return cp_fail(p, "`clause:` given twice (list every ID on one line)");
-        char *tok[MAX_CLAUSES + 1];
-        int n = cp_tokenize(value, tok, MAX_CLAUSES + 1);
-        if (n < 1 || n > MAX_CLAUSES)
-            return cp_fail(p, "expected 1 to %d clause IDs", MAX_CLAUSES);
-        for (int i = 0; i < n; i++) {
-            if (p->known && !p->known(tok[i]))
-                return cp_fail(p, "unknown clause `%s` (clause IDs are listed in cases/clauses.txt)", tok[i]);
-            tc->clauses[tc->nclauses++] = strdup(tok[i]);
-        }
-    } else if (!strcmp(key, "profiles")) {
-        if (tc->profiles)
-            return cp_fail(p, "`profiles:` given twice");
-        char *tok[8];
-        int n = cp_tokenize(value, tok, 8);
-        for (int i = 0; i < n; i++) {
-            int bit = profile_parse(tok[i]);
-            if (!bit)
-                return cp_fail(p, "unknown profile `%s` (expected ewmh-1.5, draft-2011 or de-facto)", tok[i]);
-            tc->profiles |= (unsigned)bit;
-        }
-    } else if (!strcmp(key, "description")) {
-        if (tc->description)
-            return cp_fail(p, "`description:` given twice");
-        tc->description = strdup(value);
-    } else if (!strcmp(key, "why")) {
-        if (tc->why)
-            return cp_fail(p, "`why:` given twice");
-        tc->why = strdup(value);
-    } else if (!strcmp(key, "checks")) {
-        if (tc->checks)
-            return cp_fail(p, "`checks:` given twice");
-        char *end;
-        long v = strtol(value, &end, 10);
-        if (*end || v < 1 || v > 1000)
-            return cp_fail(p, "expected a number of checks (1-1000), found `%s`", value);
-        tc->checks = (int)v;
-        p->checks_line = p->line;
-    } else {
-        return cp_fail(p, "unknown header `%s:` (expected %s)", key,
-                    p->probe ? "feature, description, absent, detail, why, checks" : "case, clause, profiles, description, why, checks");
+        return h->read(p, key, value);
     }
-    return true;
+    return cp_fail(p, "unknown header `%s:` (expected %s)", key,
+                   p->probe ? "feature, description, absent, detail, why, checks"
+                            : "case, clause, profiles, description, why, checks");
 }
 
 static bool finish(struct parser *p)

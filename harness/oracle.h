@@ -19,6 +19,8 @@ struct oracle {
     /* Around each case; may be NULL. */
     void (*case_begin)(struct oracle *o, struct session *s);
     void (*case_end)(struct oracle *o, struct session *s);
+    /* Frees it (its connection, its state and o itself). */
+    void (*destroy)(struct oracle *o);
     void *state;
 };
 

@@ -3,7 +3,6 @@
 #include "oracle-screen.h"
 
 #include <stdio.h>
-#include <string.h>
 
 /* An oracle that cannot start is left out with a note on stderr: its cases then find no records
  * of that source (and fail or stay unresolved on their own terms); the run goes on. */
@@ -34,10 +33,7 @@ void oracles_destroy(struct oracle **o, int n)
     for (int i = 0; i < n; i++) {
         if (!o[i])
             continue;
-        if (!strcmp(o[i]->name, "screen"))
-            oracle_screen_destroy(o[i]);
-        else if (!strcmp(o[i]->name, "wm"))
-            oracle_record_destroy(o[i]);
+        o[i]->destroy(o[i]);
         o[i] = NULL;
     }
 }

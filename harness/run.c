@@ -126,88 +126,118 @@ static const char *source_state(struct ctx *c, const char *source)
     return cl && cl->eof ? "exited" : NULL;
 }
 
-/* wait: the next matching record within the deadline.  none: no matching record for the time. */
-static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
-{
-    void *pair[2] = {c, (void *)st};
-    int ms = scaled(c, st->ms);
-    int64_t begin = clock_now_us(), own_deadline = begin + (int64_t)ms * 1000;
-    int64_t deadline = bounded(c, own_deadline);
+/* One wait or none step while it runs: what it looks for and how its failure is judged. */
+struct waiting {
+    const struct step *st;
+    bool want_none;
+    int ms;
+    int64_t begin, own_deadline, deadline;
     char wanted[512];
-    describe_wanted(st, wanted, sizeof wanted);
-    const char *subject = NULL; /* screen records: one cursor per client window */
-    int after_seq = -1;         /* after=VAR: search from VAR on, not from the cursor */
-    for (int i = 0; i < st->nfilters; i++) {
-        if (!strcmp(st->filters[i].key, "client"))
-            subject = st->filters[i].value;
-        if (!strcmp(st->filters[i].key, "after")) {
-            const struct record *a = session_lookup(c->s, st->filters[i].value, strlen(st->filters[i].value));
-            if (a && a->seq > after_seq)
-                after_seq = a->seq;
-        }
-    }
-    if (!st->precondition && !st->setup)
-        c->res->checks_run++;
+    const char *subject;   /* screen records: one cursor per client window */
+    int after_seq;         /* after=VAR: search from VAR on, not from the cursor */
     /* a precondition that does not hold: the case does not apply to this compositor; a set-up
      * step that does not hold: the case cannot tell (its checks never ran), which is not a
      * failure of the clause it checks */
-    enum verdict broken = st->precondition ? VERDICT_SKIP : st->setup ? VERDICT_UNRESOLVED : VERDICT_FAIL;
-    const char *prefix = st->precondition ? "does not apply: " : st->setup ? "the set-up did not hold: " : "";
+    enum verdict broken;
+    const char *prefix;
+};
+
+static void start_waiting(struct ctx *c, const struct step *st, bool want_none, struct waiting *w)
+{
+    *w = (struct waiting){.st = st, .want_none = want_none, .ms = scaled(c, st->ms), .after_seq = -1};
+    w->begin = clock_now_us();
+    w->own_deadline = w->begin + (int64_t)w->ms * 1000;
+    w->deadline = bounded(c, w->own_deadline);
+    describe_wanted(st, w->wanted, sizeof w->wanted);
+    for (int i = 0; i < st->nfilters; i++) {
+        if (!strcmp(st->filters[i].key, "client"))
+            w->subject = st->filters[i].value;
+        if (!strcmp(st->filters[i].key, "after")) {
+            const struct record *a = session_lookup(c->s, st->filters[i].value, strlen(st->filters[i].value));
+            if (a && a->seq > w->after_seq)
+                w->after_seq = a->seq;
+        }
+    }
+    w->broken = st->precondition ? VERDICT_SKIP : st->setup ? VERDICT_UNRESOLVED : VERDICT_FAIL;
+    w->prefix = st->precondition ? "does not apply: " : st->setup ? "the set-up did not hold: " : "";
+}
+
+/* A `none` saw what it must not see. */
+static bool seen_unwanted(struct ctx *c, const struct waiting *w, const struct record *r)
+{
+    const struct step *st = w->st;
+    double at_ms = (double)(r->t_us - c->s->tl.start_us) / 1000.0;
+    c->res->mark_seq = r->seq;
+    snprintf(c->res->expected, sizeof c->res->expected, "no %s for %d ms", w->wanted, w->ms);
+    snprintf(c->res->observed, sizeof c->res->observed, "%s at %+.3f ms (%.3f ms after the step began)", r->line,
+             at_ms, (double)(r->t_us - w->begin) / 1000.0);
+    if (w->broken != VERDICT_FAIL)
+        decide(c, w->broken, st, "%s%s %s at %+.3f ms (`%s` does not hold)", w->prefix, r->source, r->line, at_ms,
+               st->text);
+    else
+        decide(c, VERDICT_FAIL, st, "unexpected %s", r->kind);
+    c->res->setup_failed = st->setup;
+    return false;
+}
+
+/* The deadline passed: a `none` holds, a `wait` did not find what it wanted. */
+static bool deadline_passed(struct ctx *c, const struct waiting *w)
+{
+    const struct step *st = w->st;
+    if (w->want_none)
+        return true;
+    bool stopped = proc_is_stopped(c->env->wm->proc);
+    snprintf(c->res->expected, sizeof c->res->expected, "%s within %d ms", w->wanted, w->ms);
+    snprintf(c->res->observed, sizeof c->res->observed, "none in %.1f ms%s",
+             (double)(clock_now_us() - w->begin) / 1000.0,
+             stopped ? " (the compositor process is stopped: it runs no more)" : "");
+    if (stopped) { /* a hung compositor is its failure, set-up or not */
+        decide(c, VERDICT_FAIL, st, "the compositor under test is stopped (it runs no more): no %s within %d ms",
+               w->wanted, w->ms);
+        c->res->clause = "compositor/crash";
+        return false;
+    }
+    decide(c, w->broken, st, "%sno %s within %d ms", w->prefix, w->wanted, w->ms);
+    c->res->setup_failed = st->setup;
+    return false;
+}
+
+/* wait: the next matching record within the deadline.  none: no matching record for the time. */
+static bool step_wait(struct ctx *c, const struct step *st, bool want_none)
+{
+    struct waiting w;
+    start_waiting(c, st, want_none, &w);
+    void *pair[2] = {c, (void *)st};
+    if (!st->precondition && !st->setup)
+        c->res->checks_run++;
     for (;;) {
-        const struct record *r = session_find_from(c->s, st->source, st->event, subject, after_seq, filters_match,
-                                                   pair, !want_none);
+        const struct record *r = session_find_from(c->s, st->source, st->event, w.subject, w.after_seq,
+                                                   filters_match, pair, !want_none);
         if (r && !want_none) {
             if (st->as)
                 session_bind(c->s, st->as, r);
             return true;
         }
-        if (r && want_none) {
-            c->res->mark_seq = r->seq;
-            snprintf(c->res->expected, sizeof c->res->expected, "no %s for %d ms", wanted, ms);
-            snprintf(c->res->observed, sizeof c->res->observed, "%s at %+.3f ms (%.3f ms after the step began)",
-                     r->line, (double)(r->t_us - c->s->tl.start_us) / 1000.0,
-                     (double)(r->t_us - begin) / 1000.0);
-            if (broken != VERDICT_FAIL)
-                decide(c, broken, st, "%s%s %s at %+.3f ms (`%s` does not hold)", prefix, r->source, r->line,
-                       (double)(r->t_us - c->s->tl.start_us) / 1000.0, st->text);
-            else
-                decide(c, VERDICT_FAIL, st, "unexpected %s", r->kind);
-            c->res->setup_failed = st->setup;
-            return false;
-        }
+        if (r)
+            return seen_unwanted(c, &w, r);
         if (compositor_gone(c, st))
             return false;
         if (proc_interrupted()) {
             decide(c, VERDICT_UNRESOLVED, st, "interrupted");
             return false;
         }
-        if (clock_now_us() >= deadline && deadline < own_deadline && watchdog_fired(c, st))
+        if (clock_now_us() >= w.deadline && w.deadline < w.own_deadline && watchdog_fired(c, st))
             return false;
-        if (clock_now_us() >= deadline) {
-            if (want_none)
-                return true;
-            snprintf(c->res->expected, sizeof c->res->expected, "%s within %d ms", wanted, ms);
-            snprintf(c->res->observed, sizeof c->res->observed, "none in %.1f ms%s",
-                     (double)(clock_now_us() - begin) / 1000.0,
-                     proc_is_stopped(c->env->wm->proc) ? " (the compositor process is stopped: it runs no more)" : "");
-            if (proc_is_stopped(c->env->wm->proc)) { /* a hung compositor is its failure, set-up or not */
-                decide(c, VERDICT_FAIL, st, "the compositor under test is stopped (it runs no more): no %s within %d ms",
-                       wanted, ms);
-                c->res->clause = "compositor/crash";
-                return false;
-            }
-            decide(c, broken, st, "%sno %s within %d ms", prefix, wanted, ms);
-            c->res->setup_failed = st->setup;
-            return false;
-        }
+        if (clock_now_us() >= w.deadline)
+            return deadline_passed(c, &w);
         const char *gone = source_state(c, st->source);
         if (gone && !want_none) {
-            decide(c, VERDICT_UNRESOLVED, st, "fake client %s %s while the case waited for %s",
-                   st->source, gone, wanted);
+            decide(c, VERDICT_UNRESOLVED, st, "fake client %s %s while the case waited for %s", st->source, gone,
+                   w.wanted);
             c->res->setup_failed = true;
             return false;
         }
-        session_pump(c->s, deadline, -1);
+        session_pump(c->s, w.deadline, -1);
     }
 }
 

@@ -7,37 +7,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <stdio.h>
-#include <string.h>
-
-#include "../caseparse.h"
-
-static char err[1024];
+#include "parse-helpers.h"
 
 #define VARIED "case: drawn/x\n"                                             \
                "clause: c/one\n"                                             \
                "profiles: draft-2011 de-facto\n"                             \
                "vary: draft-2011 drawn=sync-drawn atom=_NET_WM_SYNC_DRAWN\n" \
                "vary: de-facto frame=1 drawn=frame-drawn\n"
-
-static struct testcase *parse(const char *text)
-{
-    err[0] = 0;
-    return case_parse_buffer("t.case", text, NULL, err, sizeof err);
-}
-
-static void expect_error(const char *text, int line, const char *want)
-{
-    struct testcase *tc = parse(text);
-    if (tc) {
-        case_free(tc);
-        fail_msg("parsed, wanted an error at line %d containing \"%s\"", line, want);
-    }
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "t.case:%d: ", line);
-    if (strncmp(err, prefix, strlen(prefix)) || !strstr(err, want))
-        fail_msg("error \"%s\", wanted \"%s...%s\"", err, prefix, want);
-}
 
 static void test_one_case_per_profile(void **state)
 {
