@@ -1,6 +1,7 @@
 /* The verdict of a whole run, beside the cases' own: a run that tested nothing is not green.
  * Like pytest refusing an empty run, it is UNRESOLVED (exit status 1) when no case passed or
- * failed (every one was skipped, or none was selected), or when the compositor lists protocol
+ * failed (every one was skipped, or none was selected; not for an application under --client,
+ * for which taking part is optional and not taking part is its answer), or when the compositor lists protocol
  * atoms in _NET_SUPPORTED and the probes saw it do none of the protocol; --allow-empty accepts
  * such a run and says so.  Otherwise the exit status is 1 on an UNRESOLVED case or a finding of a
  * level --fail-on counts (terms.h), 0 else. */
