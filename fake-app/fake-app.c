@@ -48,6 +48,20 @@ enum fault { F_NONE, F_ANSWER_EARLY, F_WRONG_COUNTER, F_ODD_END, F_NO_DRAWN_WAIT
              F_LATE_COUNTER };
 static const char *const fault_names[] = {"none", "answer-early", "wrong-counter", "odd-end", "no-drawn-wait",
                                           "wrong-fence-index", "same-size-unanswered", "late-counter"};
+/* What each fault breaks (`--list-faults`, read by the spec tools and the client self-test's
+ * readers): the clause of cases/clauses.txt, and how. */
+static const struct {
+    const char *clause, *what;
+} fault_info[] = {
+    {"", ""},
+    {"ewmh-1.5/basic/client-sets-counter", "answers a request before painting at the new size"},
+    {"draft-2011/extended/client-answer", "answers an extended request on the wrong counter"},
+    {"draft-2011/delimited/odd-even", "ends its updates at an odd value"},
+    {"draft-2011/delimited/client-wait-drawn", "begins its next update without waiting for the drawn message"},
+    {"draft-2011/fences/client-trigger", "triggers the fence at index (N / 2 + 1) % L"},
+    {"ewmh-1.5/basic/client-sets-counter", "does not answer a request that keeps its size (a move)"},
+    {"ewmh-1.5/basic/client-participation", "names its counter only after the map"},
+};
 
 enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER };
 static const char *const variant_names[] = {"none", "frame-answer", "map-even", "plus3", "slow-answer"};
@@ -302,11 +316,20 @@ static int name_index(const char *const *names, size_t n, const char *v)
     return -1;
 }
 
+static void list_faults(void)
+{
+    for (size_t k = 1; k < sizeof fault_names / sizeof fault_names[0]; k++)
+        printf("%s\t%s\t%s\n", fault_names[k], fault_info[k].clause, fault_info[k].what);
+    exit(0);
+}
+
 static void parse_args(int argc, char **argv, int *nfences)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--form") && v) {
+        if (!strcmp(a, "--list-faults"))
+            list_faults();
+        else if (!strcmp(a, "--form") && v) {
             S.extended = !strcmp(v, "extended");
             if (!S.extended && strcmp(v, "basic"))
                 goto usage;
@@ -336,6 +359,7 @@ static void parse_args(int argc, char **argv, int *nfences)
     return;
 usage:
     fprintf(stderr, "usage: fake-app [--form basic|extended] [--fences N (0-8)] [--frame-ms MS] [--fault F] [--variant V]\n"
+                    "       fake-app --list-faults\n"
                     "variants: frame-answer map-even plus3 slow-answer\n"
                     "faults: answer-early wrong-counter odd-end no-drawn-wait wrong-fence-index "
                     "same-size-unanswered late-counter\n");

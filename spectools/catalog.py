@@ -201,17 +201,16 @@ def cases_by_clause(cases):
 
 def list_faults(binary, who):
     """`BINARY --list-faults` -> ([(fault, clause, what, who)], None) or ([], why it is absent).
-    A binary that is missing or does not know the option is absent, not an error: the fake
-    client's faults come later than fake-wm's."""
+    A binary that is missing (not built) is absent, not an error."""
     if not os.access(binary, os.X_OK):
-        return [], "%s is not built" % binary
+        return [], "%s is not built" % os.path.relpath(binary, os.path.dirname(os.path.dirname(binary)))
     try:
         p = subprocess.run([binary, "--list-faults"], capture_output=True, text=True, timeout=20,
                            stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as e:
-        return [], "%s --list-faults: %s" % (binary, e)
+        return [], "%s --list-faults: %s" % (os.path.basename(binary), e)
     if p.returncode != 0:
-        return [], "%s has no --list-faults (exit status %d)" % (binary, p.returncode)
+        return [], "%s --list-faults failed (exit status %d)" % (os.path.basename(binary), p.returncode)
     faults = []
     for line in p.stdout.splitlines():
         parts = line.split("\t")
@@ -242,7 +241,7 @@ def faults_by_clause(root):
     """{clause: [(fault, clause, what, who)]}, [notes on absent fault lists]"""
     out, notes = {}, []
     for binary, who in ((os.path.join(root, "fake-wm", "fake-wm"), "fake-wm"),
-                        (os.path.join(root, "fake-clients", "fake-client"), "fake-client")):
+                        (os.path.join(root, "fake-app", "fake-app"), "fake-app")):
         faults, why = list_faults(binary, who)
         if why:
             notes.append(why)

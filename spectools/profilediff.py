@@ -2,8 +2,8 @@
 draft-2011 texts, and the de-facto form as the draft with the changes mutter and GTK made.
 
 The de-facto form has no published text: its changes are DEFACTO_EDITS below, each tied to the
-catalog clause that states it (the catalog quotes ../shared/spec/notes.md), and each change's
-"why" is the notes.md line that says it (the clause's wording when notes.md is absent).
+catalog clause that states it (the catalog quotes docs/profiles.md), and each change's
+"why" is the docs/profiles.md line that says it (the clause's wording when it is absent).
 
 Also the values on which the profiles differ (facts), for the lint: l[4] of an extended request,
 the extended form's increment, the drawn message's type.
@@ -120,7 +120,7 @@ def pair_block(olds, news):
 
 
 def notes_why(notes_text, clause):
-    """The notes.md line that states the clause: the bullet sharing the most words with its wording."""
+    """The docs/profiles.md line that states the clause: the bullet sharing the most words with its wording."""
     wording = clause.get("wording") if clause else ""
     if not notes_text:
         return wording
