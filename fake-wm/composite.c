@@ -223,7 +223,7 @@ static bool in_update(const struct win *w)
 /* the compositor keeps showing the last complete frame of w (or nothing, if it has none) */
 static bool held(const struct win *w)
 {
-    if (!in_update(w) || w->hold_expired || VARIANT(NO_HOLD))
+    if (!in_update(w) || w->hold_expired || FAULT(NO_HOLD))
         return false;
     if (w->odd_from_map)
         return !FAULT(PAINT_ODD_MAP);
@@ -239,7 +239,7 @@ static bool kept(const struct win *w)
 /* a hold that ends by itself after --hold-timeout-ms */
 static bool hold_may_expire(const struct win *w)
 {
-    return in_update(w) && !w->hold_expired && !FAULT(BLOCK_FOREVER) && w->mapped && !VARIANT(NO_HOLD);
+    return in_update(w) && !w->hold_expired && !FAULT(BLOCK_FOREVER) && w->mapped && !FAULT(NO_HOLD);
 }
 
 static bool paintable(const struct win *w)

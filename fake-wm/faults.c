@@ -91,6 +91,8 @@ const struct fault_desc fault_table[F_COUNT] = {
     {F_HOSTILE_WEDGES, "hostile-wedges", "robustness/hostile/counter-not-a-counter",
      "a hostile window (unusable counter property or counter, a destroyed counter, an unanswered request, a "
      "counter flood, destroyed mid-update) stops the sync requests of every other window until it is gone"},
+    {F_NO_HOLD, "no-hold", "draft-2011/delimited/hold-while-odd",
+     "never holds a window while its second counter is odd: updates and windows mapped odd are painted at once"},
 };
 
 bool fault_on[F_COUNT];

@@ -98,7 +98,6 @@ VARIANT_FEATURES = {
     "hold-1s": ["hold=present" + EXT],
     "hold-4s": ["hold=present" + EXT],
     "delayed-others": ["hold=present" + EXT],
-    "no-hold": ["hold=absent", "extended=present" + EXT],
     "slow-refresh": ["hold=present" + EXT, "frame-drawn=present@de-facto"],
     "no-drawn": ["sync-drawn=absent", "frame-drawn=absent", "hold=present" + EXT],
     "no-fences": ["fences=absent", "hold=present" + EXT],
