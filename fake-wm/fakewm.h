@@ -90,6 +90,7 @@ enum fault_id {
     F_L4_MARKER_DRAFT,
     F_HOSTILE_WEDGES,
     F_NO_HOLD,
+    F_HOLD_TIMEOUT_5MS,
     F_COUNT
 };
 struct fault_desc {

@@ -93,6 +93,8 @@ const struct fault_desc fault_table[F_COUNT] = {
      "counter flood, destroyed mid-update) stops the sync requests of every other window until it is gone"},
     {F_NO_HOLD, "no-hold", "draft-2011/delimited/hold-while-odd",
      "never holds a window while its second counter is odd: updates and windows mapped odd are painted at once"},
+    {F_HOLD_TIMEOUT_5MS, "hold-timeout-5ms", "draft-2011/delimited/hold-while-odd",
+     "gives up holding a window whose extended counter is odd after 5 ms (as --hold-timeout-ms 5)"},
 };
 
 bool fault_on[F_COUNT];
