@@ -91,6 +91,7 @@ enum fault_id {
     F_HOSTILE_WEDGES,
     F_NO_HOLD,
     F_HOLD_TIMEOUT_5MS,
+    F_ADVERTISES_SYNC_SENDS_NONE,
     F_COUNT
 };
 struct fault_desc {

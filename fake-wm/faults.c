@@ -95,6 +95,9 @@ const struct fault_desc fault_table[F_COUNT] = {
      "never holds a window while its second counter is odd: updates and windows mapped odd are painted at once"},
     {F_HOLD_TIMEOUT_5MS, "hold-timeout-5ms", "draft-2011/delimited/hold-while-odd",
      "gives up holding a window whose extended counter is odd after 5 ms (as --hold-timeout-ms 5)"},
+    {F_ADVERTISES_SYNC_SENDS_NONE, "advertises-sync-sends-none", "ewmh-1.5/root/supported",
+     "lists _NET_WM_SYNC_REQUEST and _NET_WM_SYNC_REQUEST_COUNTER in _NET_SUPPORTED but never sends a sync "
+     "request: every resize is applied at once"},
 };
 
 bool fault_on[F_COUNT];

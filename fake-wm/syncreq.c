@@ -363,18 +363,20 @@ void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t 
     *ht = q && (q->mask & XCB_CONFIG_WINDOW_HEIGHT) ? q->height : w->wm_h;
 }
 
-/* the variant, if any, under which a resize from o gets no sync request (applied at once):
- * WMs that send requests only in interactive resizes */
-static const char *variant_without_request(enum resize_origin o)
+/* why a resize from o gets no sync request (it is applied at once), or NULL: WMs that send requests
+ * only in interactive resizes, and the fault of one that claims the protocol and sends none */
+static const char *why_no_request(enum resize_origin o)
 {
+    if (FAULT(ADVERTISES_SYNC_SENDS_NONE))
+        return "fault advertises-sync-sends-none: no requests at all";
     if (o != ORIGIN_CLIENT)
         return NULL; /* the variants refuse the interactive resizes they do not do (moveresize.c) */
     if (VARIANT(KEYBOARD_ONLY))
-        return "keyboard-only";
+        return "variant keyboard-only: requests only in interactive resizes";
     if (VARIANT(POINTER_ONLY))
-        return "pointer-only";
+        return "variant pointer-only: requests only in interactive resizes";
     if (VARIANT(INTERACTIVE_ONLY))
-        return "interactive-only";
+        return "variant interactive-only: requests only in interactive resizes";
     return NULL;
 }
 
@@ -461,12 +463,11 @@ static void configure_request(struct win *w, const struct configure_req *r, enum
             logv("window %u: ConfigureRequest without a size change applied at once", w->id);
         return;
     }
-    const char *without = variant_without_request(o);
+    const char *without = why_no_request(o);
     if (without) {
         wm_apply_configure(w, r);
-        logmsg("window %u: resize to %ux%u applied at once without a sync request (variant %s: requests only in "
-               "interactive resizes)",
-               w->id, w->wm_w, w->wm_h, without);
+        logmsg("window %u: resize to %ux%u applied at once without a sync request (%s)", w->id, w->wm_w, w->wm_h,
+               without);
         return;
     }
     /* a client's own resize is not serialised behind the answers: applied at once, never waited for */
@@ -499,9 +500,11 @@ void sync_configure_request(struct win *w, const struct configure_req *r, enum r
 
 void sync_forced_configure(struct win *w, const struct configure_req *r)
 {
-    if (w->form == FORM_NONE || w->waiting) {
+    if (w->form == FORM_NONE || w->waiting || FAULT(ADVERTISES_SYNC_SENDS_NONE)) {
         logmsg("window %u: %s: configured without a sync request", w->id,
-               w->form == FORM_NONE ? "no counter" : "a request is unanswered");
+               w->form == FORM_NONE ? "no counter"
+               : w->waiting         ? "a request is unanswered"
+                                    : "fault advertises-sync-sends-none");
         wm_apply_configure(w, r);
         return;
     }
@@ -519,6 +522,10 @@ bool sync_request_at_map(struct win *w)
 {
     if (w->form != FORM_BASIC)
         return false;
+    if (FAULT(ADVERTISES_SYNC_SENDS_NONE)) {
+        logmsg("window %u: mapped without a sync request (fault advertises-sync-sends-none)", w->id);
+        return false;
+    }
     int64_t v = next_value(w);
     send_request(w, v);
     w->nrequests++;
