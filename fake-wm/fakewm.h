@@ -92,6 +92,7 @@ enum fault_id {
     F_NO_HOLD,
     F_HOLD_TIMEOUT_5MS,
     F_ADVERTISES_SYNC_SENDS_NONE,
+    F_HOLDS_WHOLE_SCREEN,
     F_COUNT
 };
 struct fault_desc {

@@ -98,6 +98,9 @@ const struct fault_desc fault_table[F_COUNT] = {
     {F_ADVERTISES_SYNC_SENDS_NONE, "advertises-sync-sends-none", "ewmh-1.5/root/supported",
      "lists _NET_WM_SYNC_REQUEST and _NET_WM_SYNC_REQUEST_COUNTER in _NET_SUPPORTED but never sends a sync "
      "request: every resize is applied at once"},
+    {F_HOLDS_WHOLE_SCREEN, "holds-whole-screen", "draft-2011/delimited/not-indefinitely",
+     "from the first moment any window's extended counter is odd, never repaints the screen again (it goes on "
+     "managing windows and sending sync requests)"},
 };
 
 bool fault_on[F_COUNT];
