@@ -93,6 +93,8 @@ enum fault_id {
     F_HOLD_TIMEOUT_5MS,
     F_ADVERTISES_SYNC_SENDS_NONE,
     F_HOLDS_WHOLE_SCREEN,
+    F_CRASH_DURING_PROBE,
+    F_HANG_DURING_PROBE,
     F_COUNT
 };
 struct fault_desc {

@@ -101,6 +101,12 @@ const struct fault_desc fault_table[F_COUNT] = {
     {F_HOLDS_WHOLE_SCREEN, "holds-whole-screen", "draft-2011/delimited/not-indefinitely",
      "from the first moment any window's extended counter is odd, never repaints the screen again (it goes on "
      "managing windows and sending sync requests)"},
+    {F_CRASH_DURING_PROBE, "crash-during-probe", "compositor/crash",
+     "abort()s when it is about to map the 4th window since it started (its 4th MapRequest): during the "
+     "probes, and every few windows after each restart"},
+    {F_HANG_DURING_PROBE, "hang-during-probe", "compositor/crash",
+     "at its 4th MapRequest since it started, stops handling X events for ever with its connections open "
+     "(SIGTERM and SIGKILL still end it)"},
 };
 
 bool fault_on[F_COUNT];
