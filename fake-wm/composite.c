@@ -217,9 +217,11 @@ void comp_show_frame(struct win *w, struct frame *f)
 }
 
 /* ---- delimited updates ---- */
+/* w's second counter is followed (the extended form, or basic-only's window with two counters;
+ * a window with one counter never) and odd */
 static bool in_update(const struct win *w)
 {
-    return w->form == FORM_EXTENDED && extended_form_available() && w->odd;
+    return w->fupd.active && w->odd;
 }
 
 /* the compositor keeps showing the last complete frame of w (or nothing, if it has none) */

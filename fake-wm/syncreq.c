@@ -79,6 +79,17 @@ static int read_counter_property(struct win *w, xcb_sync_counter_t out[2])
 }
 
 /* ---- manage ---- */
+/* delimited updates start from the counter's value at map: odd means the map and the first paint
+ * are one update */
+static void start_delimited(struct win *w, xcb_sync_counter_t c, int64_t value)
+{
+    follow_start(&w->fupd, c, value);
+    w->odd = (value & 1) != 0;
+    w->odd_since = now_us();
+    w->hold_expired = false;
+    w->odd_from_map = w->odd;
+}
+
 /* cm-only: a compositor without a WM sends no requests and never sets a counter, but may still do
  * its part of delimited updates: it follows the second counter of a window that has two */
 static void observe_counters(struct win *w, const xcb_sync_counter_t ctr[2], int n)
@@ -97,15 +108,29 @@ static void observe_counters(struct win *w, const xcb_sync_counter_t ctr[2], int
     w->counter2 = ctr[1];
     w->form = FORM_EXTENDED;
     w->req_counter = ctr[1];
-    follow_start(&w->fupd, ctr[1], v);
+    start_delimited(w, ctr[1], v);
     w->seen_for_request = v;
-    w->odd = (v & 1) != 0;
-    w->odd_since = now_us();
-    w->hold_expired = false;
-    w->odd_from_map = w->odd;
     logmsg("window %u: observed, form=extended counter=%u value=%lld%s; following it for delimited updates, "
            "no requests (variant cm-only)",
            w->id, ctr[1], (long long)v, w->odd ? " (odd: update in progress)" : "");
+}
+
+/* basic-only: the requests use the first of two counters, and the compositor still follows the
+ * second for delimited updates.  The draft makes the extended form of requests optional, not
+ * whether a compositor shows half-drawn frames: any compositor shown two counters holds the window
+ * while the second is odd. */
+static void follow_second_counter(struct win *w, xcb_sync_counter_t c)
+{
+    int64_t v;
+    if (!counter_query(c, &v)) {
+        logmsg("window %u: second counter %u is not a valid XSync counter: its updates are not held", w->id, c);
+        return;
+    }
+    w->counter2 = c;
+    start_delimited(w, c, v);
+    logmsg("window %u: second counter %u value=%lld%s followed for delimited updates (variant basic-only: "
+           "requests on the first counter)",
+           w->id, c, (long long)v, w->odd ? " (odd: update in progress)" : "");
 }
 
 void sync_manage(struct win *w)
@@ -161,12 +186,12 @@ void sync_manage(struct win *w)
                    w->id, ctr[0], (long long)cur);
         } else {
             counter_set(ctr[0], w->basic_value);
-            logmsg("window %u: managed, form=basic counter=%u value=%lld; set to %lld%s", w->id, ctr[0],
-                   (long long)cur, (long long)w->basic_value,
-                   n == 2 && VARIANT(BASIC_ONLY) && profile_extended()
-                       ? " (variant basic-only: the second counter is ignored)"
-                       : "");
+            logmsg("window %u: managed, form=basic counter=%u value=%lld; set to %lld", w->id, ctr[0],
+                   (long long)cur, (long long)w->basic_value);
         }
+        /* two counters in a text with delimited updates: only basic-only gets here */
+        if (n == 2 && profile_extended())
+            follow_second_counter(w, ctr[1]);
         return;
     }
 
@@ -202,7 +227,7 @@ void sync_manage(struct win *w)
         rval = uval;
     w->form = FORM_EXTENDED;
     w->req_counter = req;
-    follow_start(&w->fupd, upd, uval);
+    start_delimited(w, upd, uval);
     if (req != upd)
         follow_start(&w->freq, req, rval);
     if (FAULT(NO_QUERY_INITIAL)) {
@@ -214,11 +239,6 @@ void sync_manage(struct win *w)
     } else {
         w->seen_for_request = rval;
     }
-    /* delimited updates start from the value at map */
-    w->odd = (uval & 1) != 0;
-    w->odd_since = now_us();
-    w->hold_expired = false;
-    w->odd_from_map = w->odd;
     if (req != upd)
         logmsg("window %u: managed, form=extended counter=%u value=%lld; requests use the first counter %u "
                "value=%lld (fault use-first-counter)",
@@ -579,6 +599,18 @@ static void counter_gone(struct win *w, xcb_sync_counter_t c)
     w->form = FORM_NONE;
 }
 
+/* basic-only: the second counter, followed only for delimited updates, was destroyed; the requests
+ * on the first counter go on */
+static void update_counter_gone(struct win *w, xcb_sync_counter_t c)
+{
+    logmsg("window %u: second counter %u was destroyed: its updates are no longer held (requests go on with "
+           "counter %u)",
+           w->id, c, w->req_counter);
+    w->counter2 = XCB_NONE;
+    if (opt.composite)
+        comp_counter_gone(w);
+}
+
 /* a new value of a followed counter (from its alarms, or from the wait alarm on the same counter,
  * whichever the server reported first) */
 static void follow_update(struct win *w, struct follow *f, int64_t v)
@@ -593,7 +625,7 @@ static void follow_update(struct win *w, struct follow *f, int64_t v)
     if (++w->counter_changes == 20)
         hostile(w, "a counter flood (20 changes)");
     logv("window %u: counter %u changed %lld -> %lld", w->id, f->counter, (long long)old, (long long)v);
-    bool is_req = (f == &w->freq) || (f == &w->fupd && !w->freq.active);
+    bool is_req = f->counter == w->req_counter; /* not basic-only's second counter */
     if (is_req && !FAULT(IGNORE_SPONTANEOUS))
         w->seen_for_request = v;
     if (f == &w->fupd && opt.composite)
@@ -612,7 +644,10 @@ static void follow_notify(struct win *w, struct follow *f, const xcb_sync_alarm_
         alarm_destroy(ev->alarm);
         f->active = false;
         f->up = f->down = XCB_NONE;
-        counter_gone(w, f->counter);
+        if (f == &w->fupd && f->counter != w->req_counter)
+            update_counter_gone(w, f->counter);
+        else
+            counter_gone(w, f->counter);
         return;
     }
     follow_update(w, f, i64_of(ev->counter_value));
