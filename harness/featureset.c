@@ -35,8 +35,8 @@ const char *const *features_inputs(const char *name)
 {
     static const char *const trig[] = {"trigger-configure", "trigger-keyboard", "trigger-pointer", "trigger-map", NULL};
     static const char *const hold[] = {"hold-update", "hold-map", NULL};
-    static const char *const ext[] = {"extended-counter", "extended-marker", "hold-update", "hold-map",
-                                      "trigger-configure", "trigger-keyboard", "trigger-pointer", "trigger-map", NULL};
+    static const char *const ext[] = {"extended-counter", "extended-marker", "trigger-configure", "trigger-keyboard",
+                                      "trigger-pointer", "trigger-map", NULL};
     static const char *const none[] = {NULL};
     if (!strcmp(name, "sync-requests") || !strcmp(name, "driven-resize") || !strcmp(name, "held-resize"))
         return trig;
@@ -216,22 +216,16 @@ void features_derive(struct features *fs)
     derive_one(fs, "held-resize", held, 2, fs->held, "an interactive resize that stays open");
     static const char *const holds[] = {"hold-update", "hold-map"};
     derive_any(fs, "hold", holds, 2, "it does not hold delimited updates");
-    /* a WM that syncs and holds delimited updates on the second counter knows the extended form
-     * too, whatever its requests look like */
-    const struct feature *h = features_find(fs, "hold"), *sr = features_find(fs, "sync-requests");
-    if (h && sr && h->state == FEATURE_PRESENT && sr->state == FEATURE_PRESENT)
-        features_set(fs, "extended-delimited", FEATURE_PRESENT, "derived",
-                     "it syncs resizes and holds delimited updates on the second counter");
-    else
-        features_set(fs, "extended-delimited", (h && h->state == FEATURE_UNKNOWN) || (sr && sr->state == FEATURE_UNKNOWN)
-                     ? FEATURE_UNKNOWN : FEATURE_ABSENT, "derived", "it does not both sync resizes and hold delimited updates");
-    static const char *const ext[] = {"extended-counter", "extended-marker", "extended-delimited"};
-    if (sr && sr->state == FEATURE_ABSENT && (!h || h->state == FEATURE_ABSENT))
-        /* nothing it does shows either form: say that, not "basic form only" */
+    /* the extended form is a form of the requests: holding on the second counter is no sign of it,
+     * since every compositor shown two counters should hold (issue 19: basic-only holds too) */
+    static const char *const ext[] = {"extended-counter", "extended-marker"};
+    const struct feature *sr = features_find(fs, "sync-requests");
+    if (sr && sr->state == FEATURE_ABSENT)
+        /* no request shows either form: say that, not "basic form only" */
         features_set(fs, "extended", FEATURE_ABSENT, "derived",
-                     "it neither sends sync requests nor holds delimited updates, so it does no form of the protocol");
+                     "it sends no sync requests, so it uses neither form of them");
     else
-        derive_any(fs, "extended", ext, 3, "basic form only: with two counters it used the first as a basic-form counter");
+        derive_any(fs, "extended", ext, 2, "basic form only: with two counters it used the first as a basic-form counter");
 }
 
 bool features_decided(const struct features *fs, const char *name)
@@ -253,7 +247,7 @@ static int display_rank(const char *name)
 {
     static const char *const order[] = {"wm", "compositing", "trigger-configure", "trigger-keyboard", "trigger-pointer",
                                         "trigger-map", "sync-requests", "driven-resize", "held-resize",
-                                        "extended-counter", "extended-marker", "extended-delimited", "extended",
+                                        "extended-counter", "extended-marker", "extended",
                                         "hold-update", "hold-map", "hold", "sync-drawn", "frame-drawn",
                                         "frame-timings", "fences"};
     for (int i = 0; i < (int)(sizeof order / sizeof order[0]); i++)
