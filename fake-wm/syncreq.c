@@ -644,7 +644,7 @@ static void follow_notify(struct win *w, struct follow *f, const xcb_sync_alarm_
         alarm_destroy(ev->alarm);
         f->active = false;
         f->up = f->down = XCB_NONE;
-        if (f == &w->fupd && f->counter != w->req_counter)
+        if (f == &w->fupd && w->form == FORM_BASIC) /* basic-only's second counter */
             update_counter_gone(w, f->counter);
         else
             counter_gone(w, f->counter);
