@@ -34,6 +34,8 @@ static uint8_t damage_event_base;
 static bool paint_needed;
 static int64_t last_paint = -1000000000;
 static int64_t interval_us;
+/* fault holds-whole-screen: an update began somewhere, and the screen is never repainted again */
+static bool screen_frozen;
 
 /* what is in flight on the compositor connection, in order */
 enum stamp_kind { ST_PAINT, ST_FENCE };
@@ -215,15 +217,17 @@ void comp_show_frame(struct win *w, struct frame *f)
 }
 
 /* ---- delimited updates ---- */
+/* w's second counter is followed (the extended form, or basic-only's window with two counters;
+ * a window with one counter never) and odd */
 static bool in_update(const struct win *w)
 {
-    return w->form == FORM_EXTENDED && extended_form_available() && w->odd;
+    return w->fupd.active && w->odd;
 }
 
 /* the compositor keeps showing the last complete frame of w (or nothing, if it has none) */
 static bool held(const struct win *w)
 {
-    if (!in_update(w) || w->hold_expired || VARIANT(NO_HOLD))
+    if (!in_update(w) || w->hold_expired || FAULT(NO_HOLD))
         return false;
     if (w->odd_from_map)
         return !FAULT(PAINT_ODD_MAP);
@@ -236,10 +240,29 @@ static bool kept(const struct win *w)
     return held(w) || stage_holding(w);
 }
 
-/* a hold that ends by itself after --hold-timeout-ms */
+/* a hold that ends by itself after --hold-timeout-ms (a frozen screen's hold never does) */
 static bool hold_may_expire(const struct win *w)
 {
-    return in_update(w) && !w->hold_expired && !FAULT(BLOCK_FOREVER) && w->mapped && !VARIANT(NO_HOLD);
+    return in_update(w) && !w->hold_expired && !FAULT(BLOCK_FOREVER) && w->mapped && !FAULT(NO_HOLD) &&
+           !screen_frozen;
+}
+
+/* fault holds-whole-screen: the first update of any window holds the whole screen, for ever; the
+ * WM side (managing, requests, counters) goes on, only painting stops */
+static void update_began(const struct win *w)
+{
+    if (!FAULT(HOLDS_WHOLE_SCREEN) || screen_frozen)
+        return;
+    screen_frozen = true;
+    logmsg("window %u: its extended counter is odd: the screen is never repainted from now on (fault "
+           "holds-whole-screen)",
+           w->id);
+}
+
+/* a paint is wanted and may be issued now or at the next refresh */
+static bool paint_wanted(void)
+{
+    return paint_needed && paints_in_flight == 0 && !screen_frozen;
 }
 
 static bool paintable(const struct win *w)
@@ -321,6 +344,7 @@ void comp_window_mapped(struct win *w)
     fade_window_mapped(w);
     if (in_update(w)) {
         /* mapped in the middle of an update: map + first paint are one update */
+        update_began(w);
         w->odd_from_map = true;
         w->odd_since = now_us();
         w->hold_expired = false;
@@ -400,6 +424,7 @@ void comp_counter_changed(struct win *w, int64_t old, int64_t value)
 {
     (void)old;
     if (value & 1) {
+        update_began(w);
         if (!w->odd) {
             w->odd = true;
             w->odd_since = now_us();
@@ -623,7 +648,7 @@ void comp_tick(int64_t now)
     end_expired_delays(now);
     stage_release_due(now);
     drawn_tick(now);
-    if (paint_needed && paints_in_flight == 0 && now >= last_paint + interval_us)
+    if (paint_wanted() && now >= last_paint + interval_us)
         paint(now);
 }
 
@@ -636,7 +661,7 @@ int64_t comp_next_deadline(void)
         if (d < 0 || t_ < d)                                                                                      \
             d = t_;                                                                                               \
     } while (0)
-    if (paint_needed && paints_in_flight == 0)
+    if (paint_wanted())
         CONSIDER(last_paint + interval_us);
     if (drawn_next_deadline() >= 0)
         CONSIDER(drawn_next_deadline());

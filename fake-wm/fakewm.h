@@ -89,6 +89,12 @@ enum fault_id {
     F_FENCES_NOT_ADVERTISED,
     F_L4_MARKER_DRAFT,
     F_HOSTILE_WEDGES,
+    F_NO_HOLD,
+    F_HOLD_TIMEOUT_5MS,
+    F_ADVERTISES_SYNC_SENDS_NONE,
+    F_HOLDS_WHOLE_SCREEN,
+    F_CRASH_DURING_PROBE,
+    F_HANG_DURING_PROBE,
     F_COUNT
 };
 struct fault_desc {
@@ -125,7 +131,6 @@ enum variant_id {
     V_HOLD_1S,
     V_HOLD_4S,
     V_DELAYED_OTHERS,
-    V_NO_HOLD,
     V_SLOW_REFRESH,
     V_NO_DRAWN,
     V_NO_FENCES,

@@ -91,6 +91,22 @@ const struct fault_desc fault_table[F_COUNT] = {
     {F_HOSTILE_WEDGES, "hostile-wedges", "robustness/hostile/counter-not-a-counter",
      "a hostile window (unusable counter property or counter, a destroyed counter, an unanswered request, a "
      "counter flood, destroyed mid-update) stops the sync requests of every other window until it is gone"},
+    {F_NO_HOLD, "no-hold", "draft-2011/delimited/hold-while-odd",
+     "never holds a window while its second counter is odd: updates and windows mapped odd are painted at once"},
+    {F_HOLD_TIMEOUT_5MS, "hold-timeout-5ms", "draft-2011/delimited/hold-while-odd",
+     "gives up holding a window whose extended counter is odd after 5 ms (as --hold-timeout-ms 5)"},
+    {F_ADVERTISES_SYNC_SENDS_NONE, "advertises-sync-sends-none", "ewmh-1.5/root/supported",
+     "lists _NET_WM_SYNC_REQUEST and _NET_WM_SYNC_REQUEST_COUNTER in _NET_SUPPORTED but never sends a sync "
+     "request: every resize is applied at once"},
+    {F_HOLDS_WHOLE_SCREEN, "holds-whole-screen", "draft-2011/delimited/not-indefinitely",
+     "from the first moment any window's extended counter is odd, never repaints the screen again (it goes on "
+     "managing windows and sending sync requests)"},
+    {F_CRASH_DURING_PROBE, "crash-during-probe", "compositor/crash",
+     "abort()s when it is about to map the 4th window since it started (its 4th MapRequest): during the "
+     "probes, and every few windows after each restart"},
+    {F_HANG_DURING_PROBE, "hang-during-probe", "compositor/crash",
+     "at its 4th MapRequest since it started, stops handling X events for ever with its connections open "
+     "(SIGTERM and SIGKILL still end it)"},
 };
 
 bool fault_on[F_COUNT];

@@ -118,11 +118,12 @@ static void enable_variant(const char *name)
 /* options a variant also sets: given both ways, the run would not be what either says */
 static bool hold_timeout_given, refresh_given;
 
-static void refuse_with_option(bool given, const char *option, const char *variant)
+/* setter: the variant or fault that sets the option ("--variant hold-1s") */
+static void refuse_with_option(bool given, const char *option, const char *setter)
 {
     if (!given)
         return;
-    fprintf(stderr, "fake-wm: %s and --variant %s cannot be combined: the variant sets it\n", option, variant);
+    fprintf(stderr, "fake-wm: %s and %s cannot be combined: the latter sets it\n", option, setter);
     exit(2);
 }
 
@@ -138,12 +139,29 @@ static void apply_variants(void)
     opt.composite = !VARIANT(WM_ONLY);
     opt.compress = VARIANT(COMPRESS);
     if (VARIANT(HOLD_1S) || VARIANT(HOLD_4S)) {
-        refuse_with_option(hold_timeout_given, "--hold-timeout-ms", VARIANT(HOLD_1S) ? "hold-1s" : "hold-4s");
+        refuse_with_option(hold_timeout_given, "--hold-timeout-ms",
+                           VARIANT(HOLD_1S) ? "--variant hold-1s" : "--variant hold-4s");
         opt.hold_timeout_ms = VARIANT(HOLD_1S) ? 1000 : 4000;
     }
     if (VARIANT(SLOW_REFRESH)) {
-        refuse_with_option(refresh_given, "--refresh-hz", "slow-refresh");
+        refuse_with_option(refresh_given, "--refresh-hz", "--variant slow-refresh");
         opt.refresh_hz = 20; /* a 50 ms frame timer */
+    }
+}
+
+/* what the faults switched on mean for the options that other parts read */
+static void apply_faults(void)
+{
+    if (FAULT(HOLD_TIMEOUT_5MS)) {
+        /* the hold gives up by the same path as with --hold-timeout-ms: only the bound is wrong,
+         * so short that a probe sees an unfinished update on screen */
+        refuse_with_option(hold_timeout_given, "--hold-timeout-ms", "--inject hold-timeout-5ms");
+        if (VARIANT(HOLD_1S) || VARIANT(HOLD_4S)) {
+            fprintf(stderr, "fake-wm: --inject hold-timeout-5ms and --variant %s cannot be combined: each sets the "
+                    "hold timeout\n", VARIANT(HOLD_1S) ? "hold-1s" : "hold-4s");
+            exit(2);
+        }
+        opt.hold_timeout_ms = 5;
     }
 }
 
@@ -232,6 +250,7 @@ static void parse_options(int argc, char **argv)
 #undef NEXTVAL
     }
     apply_variants();
+    apply_faults();
 }
 
 static void intern_atoms(void)

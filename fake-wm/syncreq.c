@@ -79,6 +79,17 @@ static int read_counter_property(struct win *w, xcb_sync_counter_t out[2])
 }
 
 /* ---- manage ---- */
+/* delimited updates start from the counter's value at map: odd means the map and the first paint
+ * are one update */
+static void start_delimited(struct win *w, xcb_sync_counter_t c, int64_t value)
+{
+    follow_start(&w->fupd, c, value);
+    w->odd = (value & 1) != 0;
+    w->odd_since = now_us();
+    w->hold_expired = false;
+    w->odd_from_map = w->odd;
+}
+
 /* cm-only: a compositor without a WM sends no requests and never sets a counter, but may still do
  * its part of delimited updates: it follows the second counter of a window that has two */
 static void observe_counters(struct win *w, const xcb_sync_counter_t ctr[2], int n)
@@ -97,15 +108,29 @@ static void observe_counters(struct win *w, const xcb_sync_counter_t ctr[2], int
     w->counter2 = ctr[1];
     w->form = FORM_EXTENDED;
     w->req_counter = ctr[1];
-    follow_start(&w->fupd, ctr[1], v);
+    start_delimited(w, ctr[1], v);
     w->seen_for_request = v;
-    w->odd = (v & 1) != 0;
-    w->odd_since = now_us();
-    w->hold_expired = false;
-    w->odd_from_map = w->odd;
     logmsg("window %u: observed, form=extended counter=%u value=%lld%s; following it for delimited updates, "
            "no requests (variant cm-only)",
            w->id, ctr[1], (long long)v, w->odd ? " (odd: update in progress)" : "");
+}
+
+/* basic-only: the requests use the first of two counters, and the compositor still follows the
+ * second for delimited updates.  The draft makes the extended form of requests optional, not
+ * whether a compositor shows half-drawn frames: any compositor shown two counters holds the window
+ * while the second is odd. */
+static void follow_second_counter(struct win *w, xcb_sync_counter_t c)
+{
+    int64_t v;
+    if (!counter_query(c, &v)) {
+        logmsg("window %u: second counter %u is not a valid XSync counter: its updates are not held", w->id, c);
+        return;
+    }
+    w->counter2 = c;
+    start_delimited(w, c, v);
+    logmsg("window %u: second counter %u value=%lld%s followed for delimited updates (variant basic-only: "
+           "requests on the first counter)",
+           w->id, c, (long long)v, w->odd ? " (odd: update in progress)" : "");
 }
 
 void sync_manage(struct win *w)
@@ -161,12 +186,12 @@ void sync_manage(struct win *w)
                    w->id, ctr[0], (long long)cur);
         } else {
             counter_set(ctr[0], w->basic_value);
-            logmsg("window %u: managed, form=basic counter=%u value=%lld; set to %lld%s", w->id, ctr[0],
-                   (long long)cur, (long long)w->basic_value,
-                   n == 2 && VARIANT(BASIC_ONLY) && profile_extended()
-                       ? " (variant basic-only: the second counter is ignored)"
-                       : "");
+            logmsg("window %u: managed, form=basic counter=%u value=%lld; set to %lld", w->id, ctr[0],
+                   (long long)cur, (long long)w->basic_value);
         }
+        /* two counters in a text with delimited updates: only basic-only gets here */
+        if (n == 2 && profile_extended())
+            follow_second_counter(w, ctr[1]);
         return;
     }
 
@@ -202,7 +227,7 @@ void sync_manage(struct win *w)
         rval = uval;
     w->form = FORM_EXTENDED;
     w->req_counter = req;
-    follow_start(&w->fupd, upd, uval);
+    start_delimited(w, upd, uval);
     if (req != upd)
         follow_start(&w->freq, req, rval);
     if (FAULT(NO_QUERY_INITIAL)) {
@@ -214,11 +239,6 @@ void sync_manage(struct win *w)
     } else {
         w->seen_for_request = rval;
     }
-    /* delimited updates start from the value at map */
-    w->odd = (uval & 1) != 0;
-    w->odd_since = now_us();
-    w->hold_expired = false;
-    w->odd_from_map = w->odd;
     if (req != upd)
         logmsg("window %u: managed, form=extended counter=%u value=%lld; requests use the first counter %u "
                "value=%lld (fault use-first-counter)",
@@ -363,18 +383,20 @@ void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t 
     *ht = q && (q->mask & XCB_CONFIG_WINDOW_HEIGHT) ? q->height : w->wm_h;
 }
 
-/* the variant, if any, under which a resize from o gets no sync request (applied at once):
- * WMs that send requests only in interactive resizes */
-static const char *variant_without_request(enum resize_origin o)
+/* why a resize from o gets no sync request (it is applied at once), or NULL: WMs that send requests
+ * only in interactive resizes, and the fault of one that claims the protocol and sends none */
+static const char *why_no_request(enum resize_origin o)
 {
+    if (FAULT(ADVERTISES_SYNC_SENDS_NONE))
+        return "fault advertises-sync-sends-none: no requests at all";
     if (o != ORIGIN_CLIENT)
         return NULL; /* the variants refuse the interactive resizes they do not do (moveresize.c) */
     if (VARIANT(KEYBOARD_ONLY))
-        return "keyboard-only";
+        return "variant keyboard-only: requests only in interactive resizes";
     if (VARIANT(POINTER_ONLY))
-        return "pointer-only";
+        return "variant pointer-only: requests only in interactive resizes";
     if (VARIANT(INTERACTIVE_ONLY))
-        return "interactive-only";
+        return "variant interactive-only: requests only in interactive resizes";
     return NULL;
 }
 
@@ -461,12 +483,11 @@ static void configure_request(struct win *w, const struct configure_req *r, enum
             logv("window %u: ConfigureRequest without a size change applied at once", w->id);
         return;
     }
-    const char *without = variant_without_request(o);
+    const char *without = why_no_request(o);
     if (without) {
         wm_apply_configure(w, r);
-        logmsg("window %u: resize to %ux%u applied at once without a sync request (variant %s: requests only in "
-               "interactive resizes)",
-               w->id, w->wm_w, w->wm_h, without);
+        logmsg("window %u: resize to %ux%u applied at once without a sync request (%s)", w->id, w->wm_w, w->wm_h,
+               without);
         return;
     }
     /* a client's own resize is not serialised behind the answers: applied at once, never waited for */
@@ -499,9 +520,11 @@ void sync_configure_request(struct win *w, const struct configure_req *r, enum r
 
 void sync_forced_configure(struct win *w, const struct configure_req *r)
 {
-    if (w->form == FORM_NONE || w->waiting) {
+    if (w->form == FORM_NONE || w->waiting || FAULT(ADVERTISES_SYNC_SENDS_NONE)) {
         logmsg("window %u: %s: configured without a sync request", w->id,
-               w->form == FORM_NONE ? "no counter" : "a request is unanswered");
+               w->form == FORM_NONE ? "no counter"
+               : w->waiting         ? "a request is unanswered"
+                                    : "fault advertises-sync-sends-none");
         wm_apply_configure(w, r);
         return;
     }
@@ -519,6 +542,10 @@ bool sync_request_at_map(struct win *w)
 {
     if (w->form != FORM_BASIC)
         return false;
+    if (FAULT(ADVERTISES_SYNC_SENDS_NONE)) {
+        logmsg("window %u: mapped without a sync request (fault advertises-sync-sends-none)", w->id);
+        return false;
+    }
     int64_t v = next_value(w);
     send_request(w, v);
     w->nrequests++;
@@ -572,6 +599,18 @@ static void counter_gone(struct win *w, xcb_sync_counter_t c)
     w->form = FORM_NONE;
 }
 
+/* basic-only: the second counter, followed only for delimited updates, was destroyed; the requests
+ * on the first counter go on */
+static void update_counter_gone(struct win *w, xcb_sync_counter_t c)
+{
+    logmsg("window %u: second counter %u was destroyed: its updates are no longer held (requests go on with "
+           "counter %u)",
+           w->id, c, w->req_counter);
+    w->counter2 = XCB_NONE;
+    if (opt.composite)
+        comp_counter_gone(w);
+}
+
 /* a new value of a followed counter (from its alarms, or from the wait alarm on the same counter,
  * whichever the server reported first) */
 static void follow_update(struct win *w, struct follow *f, int64_t v)
@@ -586,7 +625,7 @@ static void follow_update(struct win *w, struct follow *f, int64_t v)
     if (++w->counter_changes == 20)
         hostile(w, "a counter flood (20 changes)");
     logv("window %u: counter %u changed %lld -> %lld", w->id, f->counter, (long long)old, (long long)v);
-    bool is_req = (f == &w->freq) || (f == &w->fupd && !w->freq.active);
+    bool is_req = f->counter == w->req_counter; /* not basic-only's second counter */
     if (is_req && !FAULT(IGNORE_SPONTANEOUS))
         w->seen_for_request = v;
     if (f == &w->fupd && opt.composite)
@@ -605,7 +644,10 @@ static void follow_notify(struct win *w, struct follow *f, const xcb_sync_alarm_
         alarm_destroy(ev->alarm);
         f->active = false;
         f->up = f->down = XCB_NONE;
-        counter_gone(w, f->counter);
+        if (f == &w->fupd && w->form == FORM_BASIC) /* basic-only's second counter */
+            update_counter_gone(w, f->counter);
+        else
+            counter_gone(w, f->counter);
         return;
     }
     follow_update(w, f, i64_of(ev->counter_value));

@@ -37,15 +37,17 @@ const struct variant_desc variant_table[V_COUNT] = {
      "restarts the request values at 1; within one interactive resize they go 1, 2, 3...",
      "openbox (do_resize), marco"},
     {V_SYNC_AT_MAP, "sync-at-map",
-     "basic form only (as basic-only; so are the compositors that do this): at the MapRequest of a window "
+     "basic-form requests only (it is basic-only as well, holding included; so are the compositors that do "
+     "this): at the MapRequest of a window "
      "that takes part in the protocol it sends a sync request (after setting the counter at manage) and maps "
      "the window only when the counter reaches it or the sync timeout passes; ConfigureRequests as by default",
      "compiz, KWin when compositing"},
     {V_BASIC_ONLY, "basic-only",
-     "no extended form in any profile: of two counters in _NET_WM_SYNC_REQUEST_COUNTER the first is used as a "
-     "basic-form counter (set at manage, values +1, l[4] = 0) and the second ignored; so no holding, no drawn "
-     "or timings messages, no fences, and none of their atoms listed; it still composites",
-     "KWin, compiz, metacity, marco, openbox"},
+     "no extended form of requests in any profile: of two counters in _NET_WM_SYNC_REQUEST_COUNTER the first is "
+     "used as a basic-form counter (set at manage, values +1, l[4] = 0); the compositor still follows the "
+     "second and holds the window while it is odd (updates and odd maps, with the usual hold timeout); no "
+     "drawn or timings messages, no fences, and none of their atoms listed",
+     "KWin, compiz, metacity, marco, openbox (as to their requests)"},
     {V_WM_ONLY, "wm-only",
      "a window manager without compositing: no _NET_WM_CM_S0, no redirection, no painting, so no drawn "
      "messages, fences or holding, and none of their atoms listed (also --no-composite)",
@@ -76,10 +78,6 @@ const struct variant_desc variant_table[V_COUNT] = {
      "200 ms after it arrived (the draft: \"may either update it immediately or wait for a short timeout\"); "
      "held windows as by default",
      "none of the named ones is known to; the draft allows it in so many words"},
-    {V_NO_HOLD, "no-hold",
-     "never holds a window while its counter is odd (damage painted at once, also of a window mapped odd); "
-     "the extended form and drawn messages as by default (sent at the next redraw after an update ends)",
-     "none of the named ones (mutter holds); the draft's hold is a \"should\""},
     {V_SLOW_REFRESH, "slow-refresh",
      "repaints at most 20 times a second (a 50 ms frame timer; --refresh-hz 20)",
      "xfwm4"},
@@ -129,16 +127,8 @@ static const struct {
     {V_WM_ONLY, V_HOLD_1S, "a WM without compositing holds nothing"},
     {V_WM_ONLY, V_HOLD_4S, "a WM without compositing holds nothing"},
     {V_WM_ONLY, V_DELAYED_OTHERS, "a WM without compositing paints nothing"},
-    {V_WM_ONLY, V_NO_HOLD, "a WM without compositing holds nothing anyway"},
     {V_WM_ONLY, V_SLOW_REFRESH, "a WM without compositing does not repaint"},
-    {V_BASIC_ONLY, V_HOLD_1S, "basic-only holds nothing (no delimited updates)"},
-    {V_BASIC_ONLY, V_HOLD_4S, "basic-only holds nothing (no delimited updates)"},
-    {V_BASIC_ONLY, V_DELAYED_OTHERS, "basic-only holds nothing, so nothing is delayed"},
-    {V_BASIC_ONLY, V_NO_HOLD, "basic-only holds nothing anyway"},
     {V_HOLD_1S, V_HOLD_4S, "each sets the hold timeout"},
-    {V_NO_HOLD, V_HOLD_1S, "no-hold holds nothing, so it never gives up"},
-    {V_NO_HOLD, V_HOLD_4S, "no-hold holds nothing, so it never gives up"},
-    {V_NO_HOLD, V_DELAYED_OTHERS, "no-hold holds nothing, so nothing is delayed"},
     {V_WM_ONLY, V_NO_FENCES, "a WM without compositing does no fences anyway"},
     {V_WM_ONLY, V_NO_TIMINGS, "a WM without compositing sends no timings anyway"},
     {V_BASIC_ONLY, V_COMPRESS, "compress shapes drawn messages, and basic-only sends none"},

@@ -275,18 +275,11 @@ void features_derive(struct features *fs)
         features_set(fs, need_wm[i], FEATURE_ABSENT, "derived", "%s, so it sends no sync request", wm->detail);
     static const char *const holds[] = {"hold-update", "hold-map"};
     derive_any(fs, "hold", holds, 2, "it does not hold delimited updates");
-    /* a WM that syncs and holds delimited updates on the second counter: shown in the table, but
-     * not evidence of the extended form of requests, which the draft makes optional on its own
-     * ("If a window manager supports the extended form ..."): which counter a WM uses for its
-     * requests is its choice, holding an unfinished update is the compositor's duty either way */
-    const struct feature *h = features_find(fs, "hold"), *sr = features_find(fs, "sync-requests");
-    if (h && sr && h->state == FEATURE_PRESENT && sr->state == FEATURE_PRESENT)
-        features_set(fs, "extended-delimited", FEATURE_PRESENT, "derived",
-                     "it syncs resizes and holds delimited updates on the second counter");
-    else
-        features_set(fs, "extended-delimited", (h && h->state == FEATURE_UNKNOWN) || (sr && sr->state == FEATURE_UNKNOWN)
-                     ? FEATURE_UNKNOWN : FEATURE_ABSENT, "derived", "it does not both sync resizes and hold delimited updates");
+    /* the extended form is a form of the requests: holding on the second counter is no sign of it,
+     * since every compositor shown two counters should hold (which counter a WM uses for its
+     * requests is the draft's option; holding an unfinished update is not) */
     static const char *const ext[] = {"extended-counter", "extended-marker"};
+    const struct feature *sr = features_find(fs, "sync-requests");
     if (sr && sr->state == FEATURE_ABSENT)
         /* no request at all: say why, not "basic form only" */
         features_set(fs, "extended", FEATURE_ABSENT, "derived", "%s", sr->detail);
@@ -314,7 +307,7 @@ static int display_rank(const char *name)
 {
     static const char *const order[] = {"wm", "compositing", "trigger-configure", "trigger-keyboard", "trigger-pointer",
                                         "trigger-map", "sync-requests", "driven-resize", "held-resize",
-                                        "extended-counter", "extended-marker", "extended-delimited", "extended",
+                                        "extended-counter", "extended-marker", "extended",
                                         "hold-update", "hold-map", "hold", "sync-drawn", "frame-drawn",
                                         "frame-timings", "fences", "protocol"};
     for (int i = 0; i < (int)(sizeof order / sizeof order[0]); i++)

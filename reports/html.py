@@ -341,7 +341,7 @@ def compositors_html(doc):
 
 FEATURE_ORDER = ["wm", "compositing", "trigger-configure", "trigger-keyboard", "trigger-pointer", "trigger-map",
                  "sync-requests", "driven-resize", "held-resize", "extended-counter", "extended-marker",
-                 "extended-delimited", "extended", "hold-update", "hold-map", "hold", "sync-drawn", "frame-drawn",
+                 "extended", "hold-update", "hold-map", "hold", "sync-drawn", "frame-drawn",
                  "frame-timings", "fences"]
 
 

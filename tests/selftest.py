@@ -5,13 +5,20 @@ the reference fake-wm (all must pass, in every profile), then against each fault
 fail that does not name it.  It does not fail wrongly: run the whole suite against each variant
 of fake-wm (`--variant NAME`, a behaviour the texts allow), in every profile and with no option
 but --wm, as a user would: no case may FAIL or be UNRESOLVED, and the probes must find the
-features the variant has (VARIANT_FEATURES).  Prints the fault matrix and the variant matrix
-and exits 1 when a fault goes uncaught, a case fails for an unrelated reason, a case is never
-shown to fail by any fault, or a variant gets a FAIL, an UNRESOLVED or the wrong features.  A case that fails where it should not
-is re-run (up to RERUNS times) first: one that then passes is listed as a FLAKE (shown, not
-counted as a failure), one that fails again is a problem.
+features the variant has (VARIANT_FEATURES).  And absence is not conformance (issue 19): run the
+whole suite as a user would against compositors broken so that they could read as ones that
+implement less (fake-wm faults that crash or hang it while it is probed, or that make a probe find
+a feature absent, and fake-wm killed a few seconds after each start): each run must exit 1 with a
+FAIL under the clause it breaks, and no case of that clause may SKIP.  Prints the fault matrix,
+the variant matrix and the absence matrix, and exits 1 when a fault goes uncaught, a case fails
+for an unrelated reason, a case is never shown to fail by any fault, a variant gets a FAIL, an
+UNRESOLVED or the wrong features, or an absence row does not hold.  A case that fails where it
+should not is re-run (up to RERUNS times) first: one that then passes is listed as a FLAKE (shown,
+not counted as a failure), one that fails again is a problem.
 
-Usage: tests/selftest.py [--jobs N] [--fault NAME]... [--variant NAME]... [--keep DIR]
+Usage: tests/selftest.py [--jobs N] [--fault NAME]... [--variant NAME]... [--absence ROW]... [--keep DIR]
+(any of --fault, --variant, --absence runs only what it names; --fault NAME also runs NAME's
+absence row when it has one)
 """
 import argparse
 import concurrent.futures
@@ -89,8 +96,8 @@ VARIANT_FEATURES = {
     "interactive-only": ["trigger-keyboard=present", "trigger-pointer=present", "trigger-configure=absent"],
     "configure-unserialised": ["trigger-configure=present"],
     "restart-counter": ["sync-requests=present", "extended=absent@ewmh-1.5"],
-    "sync-at-map": ["trigger-map=present", "extended=absent"],
-    "basic-only": ["extended=absent", "hold=absent", "sync-drawn=absent", "frame-drawn=absent", "fences=absent"],
+    "sync-at-map": ["trigger-map=present", "extended=absent", "hold=present" + EXT],
+    "basic-only": ["extended=absent", "hold=present" + EXT, "sync-drawn=absent", "frame-drawn=absent", "fences=absent"],
     "wm-only": ["wm=present", "compositing=absent", "hold=absent", "frame-drawn=absent", "sync-drawn=absent"],
     "cm-only": ["wm=absent", "compositing=present", "sync-requests=absent", "hold=present" + EXT],
     "compress": ["hold=present" + EXT, "frame-drawn=present@de-facto", "sync-drawn=present@draft-2011"],
@@ -98,12 +105,92 @@ VARIANT_FEATURES = {
     "hold-1s": ["hold=present" + EXT],
     "hold-4s": ["hold=present" + EXT],
     "delayed-others": ["hold=present" + EXT],
-    "no-hold": ["hold=absent", "extended=present" + EXT],
     "slow-refresh": ["hold=present" + EXT, "frame-drawn=present@de-facto"],
     "no-drawn": ["sync-drawn=absent", "frame-drawn=absent", "hold=present" + EXT],
     "no-fences": ["fences=absent", "hold=present" + EXT],
     "no-timings": ["frame-timings=absent", "frame-drawn=present@de-facto"],
 }
+
+
+# The absence matrix (issue 19, "absence is not conformance").  The suite probes what a compositor
+# implements and SKIPs the cases of what it lacks, so a compositor broken badly enough (it crashes
+# or hangs while it is probed, or a feature is broken so that its probe finds it missing) can read
+# as one that implements less: every case SKIPs and the run passes.  Each row runs the whole suite
+# as a user would (every profile, no option but --wm and --out) and holds when the run exits 1,
+# at least one case FAILs under the expected clause, and no case of that clause SKIPs (for
+# compositor/crash: no case at all) that the reference fake-wm runs.
+ABSENCE_FAULTS = ["crash-during-probe", "hang-during-probe", "no-hold", "hold-timeout-5ms", "paint-while-odd",
+                  "advertises-sync-sends-none", "holds-whole-screen"]
+# fake-wm killed (SIGKILL) that many seconds after each start: while it is probed, or later
+ABSENCE_TIMEOUTS = ["0.5", "2", "10"]
+CRASH_CLAUSE = "compositor/crash"  # the harness's clause for a compositor that dies or hangs
+# Faults judged by the absence matrix alone: they break the compositor as a whole (a crash, a hang,
+# a frozen screen: failures everywhere, under a clause the catalog does not have) or hide behind a
+# feature the probes find absent, where the fault matrix wants one clause's cases to fail and no
+# other.  paint-while-odd is older than the matrix and keeps its row in the fault matrix.
+ABSENCE_ONLY = set(ABSENCE_FAULTS) - {"paint-while-odd"}
+
+
+def absence_rows(faults):
+    """-> [(row name, --wm command, expected clause or None for a fault fake-wm does not have)]"""
+    clause_of = {name: clause for name, clause, _ in faults}
+    wm = shlex.quote(FAKE_WM)
+    rows = [(name, "%s --profile {profile} --inject %s" % (wm, name), clause_of.get(name)) for name in ABSENCE_FAULTS]
+    rows += [("timeout-%ss" % t, "timeout -s KILL %s %s --profile {profile}" % (t, wm), CRASH_CLAUSE)
+             for t in ABSENCE_TIMEOUTS]
+    return rows
+
+
+def select_absence_rows(faults, names, problems):
+    """The rows to run: every one, or (names not None) the named ones; a fault row whose fault
+    fake-wm does not list is a problem."""
+    wanted = []
+    for row in absence_rows(faults):
+        if names is not None and row[0] not in names:
+            continue
+        if row[2] is None:
+            problems.append("absence row %s: fake-wm --list-faults has no such fault" % row[0])
+            continue
+        wanted.append(row)
+    return wanted
+
+
+def skips_its_way_out(clause, case, reference_skips):
+    """A SKIP that hides the clause's defect: a case of the clause, and for compositor/crash any case
+    (a compositor crashes or hangs in any, and while it is probed every feature can read as absent),
+    that the reference fake-wm does not SKIP."""
+    return (case["verdict"] == "SKIP" and (clause == CRASH_CLAUSE or clause in case["clauses"]) and
+            (case["id"], case["profile"]) not in reference_skips)
+
+
+def judge_absence(clause, rc, results, reference_skips):
+    """-> (FAILs filed under clause, why the row does not hold: [] when it holds)"""
+    fails = ["%s [%s]" % (c["id"], c["profile"]) for c in results["cases"]
+             if c["verdict"] == "FAIL" and c.get("failed_clause") == clause]
+    skipped = [c for c in results["cases"] if skips_its_way_out(clause, c, reference_skips)]
+    why = []
+    if rc != 1:
+        why.append("exit status %d, not 1" % rc)
+    if not fails:
+        why.append("no FAIL filed under %s (%d cases: %s)" % (clause, len(results["cases"]), verdict_counts(results)))
+    if skipped:
+        why.append("%d case(s) SKIPped that the reference runs, e.g. %s" % (len(skipped), describe(skipped[0])))
+    return fails, why
+
+
+def verdict_counts(results):
+    counts = {}
+    for c in results["cases"]:
+        counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
+    return ", ".join("%d %s" % (n, v) for v, n in sorted(counts.items())) or "none"
+
+
+def print_absence_matrix(arows):
+    print("\ndefects that look like absences: the whole suite as a user runs it; a row holds when the run exits 1, "
+          "FAILs under its clause, and no case of that clause (of compositor/crash: none) SKIPs beyond the reference")
+    print("%-28s %-5s %4s  %-40s %5s %7s" % ("row", "holds", "exit", "expected clause", "FAILs", "wall s"))
+    for (name, _, clause), rc, wall, (fails, why) in arows:
+        print("%-28s %-5s %4d  %-40s %5d %7.1f" % (name, "no" if why else "yes", rc, clause, len(fails), wall))
 
 
 def read_features(path):
@@ -208,6 +295,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 2))
     ap.add_argument("--fault", action="append", help="only these faults")
     ap.add_argument("--variant", action="append", help="only these variants (with --fault: only those)")
+    ap.add_argument("--absence", action="append", help="only these rows of the absence matrix (a fault's name, "
+                    "timeout-0.5s, timeout-2s, timeout-10s)")
     ap.add_argument("--keep", help="keep every run's results under DIR")
     args = ap.parse_args()
 
@@ -230,6 +319,7 @@ def main():
     # unadvertised atoms); it must still be shown to fail by a fault, below
     bad = [c for c in res["cases"] if c["verdict"] not in ("PASS", "SKIP")]
     skips = [c for c in res["cases"] if c["verdict"] == "SKIP"]
+    reference_skips = {(c["id"], c["profile"]) for c in skips}
     print("reference fake-wm: %d cases in %.1f s, %d not passing, %d skipped" % (len(res["cases"]), wall, len(bad), len(skips)))
     for c in skips:
         print("  skipped: %s [%s]: %s" % (c["id"], c["profile"], c["reason"]))
@@ -240,9 +330,10 @@ def main():
         problems.append("reference run did not complete (exit %d): %s" % (rc, output[-2000:]))
 
     # 2. every fault, in the profiles its clause belongs to
-    faults = [f for f in list_faults() if not args.fault or f[0] in args.fault]
-    if args.variant and not args.fault:
-        faults = []
+    selecting = bool(args.fault or args.variant or args.absence)
+    named_faults = args.fault or []
+    all_faults = list_faults()
+    faults = [f for f in all_faults if f[0] not in ABSENCE_ONLY and (not selecting or f[0] in named_faults)]
     shown_failing = set()
 
     def one(fault):
@@ -257,9 +348,7 @@ def main():
 
     # 3. every variant (behaviour the texts allow), in every profile, exactly as a user runs a
     # compositor: no option but --wm, so readiness and features are worked out by the harness
-    variants = [v for v in list_variants() if not args.variant or v[0] in args.variant]
-    if args.fault and not args.variant:
-        variants = []
+    variants = [v for v in list_variants() if not selecting or v[0] in (args.variant or [])]
     for name, _, _ in variants:
         if name not in VARIANT_FEATURES:
             problems.append("variant %s has no expected features in tests/selftest.py VARIANT_FEATURES" % name)
@@ -274,10 +363,21 @@ def main():
         wrong = feature_mismatches(name, read_features(os.path.join(out, "features.tsv")))
         return variant, (rc, res, wall, output), [c for c in bad if c not in flaky], flaky, wrong
 
+    # 4. the absence matrix, every row the whole suite as a user runs it
+    arows_wanted = select_absence_rows(all_faults, named_faults + (args.absence or []) if selecting else None,
+                                       problems)
+
+    def one_absence(row):
+        name, wm, clause = row
+        rc, res, wall, _ = run_suite(os.path.join(work, "absence-" + name), wm)
+        return row, rc, wall, judge_absence(clause, rc, res, reference_skips)
+
     rows = []
     vrows = []
     start = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        # the absence rows first: whole suites with restarts and timeouts, the longest runs
+        afutures = [pool.submit(one_absence, r) for r in arows_wanted]
         vfutures = [pool.submit(one_variant, v) for v in variants]
         for fault, (rc, res, wall, output), (caught, unrelated, stale), flaky in pool.map(one, faults):
             name, clause, what = fault
@@ -314,6 +414,9 @@ def main():
             counts = {v: sum(1 for c in res["cases"] if c["verdict"] == v) for v in ("PASS", "SKIP")}
             status = "ok" if not bad and not wrong and rc in (0, 1) and res["cases"] else "WRONG"
             vrows.append((name, status, counts["PASS"], counts["SKIP"], len(bad), wall, like))
+        arows = [fut.result() for fut in afutures]
+    for (name, _, _), _, _, (_, why) in arows:
+        problems.extend("absence row %s does not hold: %s" % (name, w) for w in why)
     matrix_wall = time.monotonic() - start
 
     print("\n%-24s %-40s %-12s %s" % ("fault", "clause", "status", "caught by"))
@@ -324,15 +427,21 @@ def main():
         print("\n%-24s %-7s %5s %5s %9s %7s  %s" % ("variant", "status", "pass", "skip", "fail/unr", "wall s", "like"))
         for name, status, npass, nskip, nbad, wall, like in vrows:
             print("%-24s %-7s %5d %5d %9d %7.1f  %s" % (name, status, npass, nskip, nbad, wall, like[:60]))
-    never = sorted(set(cases) - shown_failing) if not args.fault else []
+    if arows:
+        print_absence_matrix(arows)
+    # only the whole fault matrix shows every case failing
+    never = sorted(set(cases) - shown_failing) if not selecting else []
     for case_id in never:
         problems.append("case %s is never shown to fail by any fault" % case_id)
     uncovered = [r for r in rows if r[2].startswith("no case yet")]
     ncaught = sum(1 for r in rows if r[2].startswith("caught"))
     vok = sum(1 for r in vrows if r[1] == "ok")
+    aholds = sum(1 for r in arows if not r[3][1])
     print("\n%d faults, %d caught, %d without a case yet; %d cases, %d never shown to fail; "
-          "%d variants, %d with no FAIL or UNRESOLVED and the expected features; matrix wall time %.1f s with %d jobs"
-          % (len(rows), ncaught, len(uncovered), len(cases), len(never), len(vrows), vok, matrix_wall, args.jobs))
+          "%d variants, %d with no FAIL or UNRESOLVED and the expected features; %d absence rows, %d holding; "
+          "matrix wall time %.1f s with %d jobs"
+          % (len(rows), ncaught, len(uncovered), len(cases), len(never), len(vrows), vok, len(arows), aholds,
+             matrix_wall, args.jobs))
     failed = len(problems)
     if flakes:
         print("\nFLAKES: these failed where they should not, then passed on a re-run (%d re-runs at most);"
@@ -346,7 +455,7 @@ def main():
     else:
         print("self-test passed")
     # the plain closing line CI reads: caught faults pass, problems fail, faults without a case skip
-    print("selftest: %d passed, %d failed, %d skipped" % (ncaught + vok, failed, len(uncovered)))
+    print("selftest: %d passed, %d failed, %d skipped" % (ncaught + vok + aholds, failed, len(uncovered)))
     # the runs' output stays only where it is wanted: --keep, or a failure to look into
     if not args.keep:
         if problems:
