@@ -961,7 +961,8 @@ class Runner:
         cases_dir = self.opts.cases_dir or os.path.join(ROOT, "cases")
         try:
             from reports import junit, html
-            junit.write(json_path, os.path.join(self.out, "junit.xml"))
+            junit.write(json_path, os.path.join(self.out, "junit.xml"),
+                        clauses_path=os.path.join(cases_dir, "clauses.txt"))
             html.write(json_path, os.path.join(self.out, "index.html"),
                        clauses_path=os.path.join(cases_dir, "clauses.txt"))
         except Exception as e:  # a report bug must not hide the verdicts
