@@ -52,6 +52,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 from runner import runverdict  # noqa: E402
+from runner.terms import level_label  # noqa: E402
 HARNESS = os.path.join(ROOT, "harness", "framesync")
 STATUSES = ("Fail", "Unresolved", "Flake", "Skip")
 VERDICT_STATUS = {"PASS": "Pass", "FAIL": "Fail", "UNRESOLVED": "Unresolved", "SKIP": "Skip"}
@@ -223,7 +224,7 @@ def compare(results, entries):
         c = r["case"]
         want, _ = expected_for(entries, c["id"], c["profile"])
         got = r["status"]
-        shown = "%s [%s]" % (got, level_of(r)) if got == "Fail" else got   # a reader weighs new failures
+        shown = "%s [%s]" % (got, level_label(level_of(r))) if got == "Fail" else got   # a reader weighs new failures
         item = (k, shown, want, r.get("reason", ""))
         if want == "Flake" or got == want:
             report["ok"].append(item)
@@ -348,6 +349,25 @@ def gate(run, path, update=False):
         run["match"] = matches(report)
         run["gate"] = "matches baseline" if run["match"] else "MISMATCH"
     run["gate_text"] = format_report(report, run["name"])
+
+
+def run_verdict_of(run):
+    """A matrix run's own verdict (results.json's "run"), for a column: (word, reason); the word is
+    complete, UNRESOLVED (it tested nothing), accepted (by --allow-empty), or "-" (not recorded)."""
+    v = runverdict.recorded(run.get("doc") or {})
+    if not v:
+        return "-", ""
+    return ("accepted" if v["accepted"] else v["verdict"]), v["reason"]
+
+
+def runs_that_tested_nothing(runs):
+    """[(name, word, reason)] of the matrix runs whose verdict has a reason: UNRESOLVED or accepted."""
+    out = []
+    for run in runs:
+        word, reason = run_verdict_of(run)
+        if reason:
+            out.append((run["name"], word, reason))
+    return out
 
 
 def auto_comment(r):

@@ -82,7 +82,7 @@ class LevelTag(Tmp):
     def test_new_failures_say_their_level(self):
         results = bl.statuses_of(results_doc([case("basic/a", "FAIL", failed_clause="x/y/z", level="should")]))
         text = bl.format_report(bl.compare(results, {}))
-        self.assertIn("  basic/a [ewmh-1.5]: Fail [should], baseline Pass  (req.value = 0)", text)
+        self.assertIn("  basic/a [ewmh-1.5]: Fail [lowercase should], baseline Pass  (req.value = 0)", text)
 
 
 class Gate(Tmp):
