@@ -78,6 +78,15 @@ class Merge(unittest.TestCase):
                       self.stdout.getvalue())
         self.assertEqual(self.r.counts["UNRESOLVED"], 1)
 
+    def test_a_workers_run_verdict_is_not_the_runs(self):
+        # worker 1's share was all skipped; the whole run is judged by the runner (runverdict)
+        self.feed(0, "1..2\nok 1 - g/c1 [ewmh-1.5]\nok 2 - g/c3 [ewmh-1.5]\n")
+        self.feed(1, "1..1\nok 1 - g/c2 [ewmh-1.5] # SKIP no\n# run: UNRESOLVED: nothing was tested: every one of "
+                     "the 1 cases was skipped\n# findings: none (no clause broken)\n"
+                     "# framesync: 0 passed, 0 failed, 1 skipped, 0 unresolved\n")
+        self.assertNotIn("# run:", self.stdout.getvalue())
+        self.assertEqual([w.pending for w in self.r.workers], [[], []])
+
     def test_a_mismatch_with_the_canonical_order_is_reported(self):
         with contextlib.redirect_stderr(io.StringIO()) as err:
             self.feed(0, "1..2\nok 1 - g/c2 [ewmh-1.5]\n")
