@@ -115,6 +115,12 @@ class MadeUp(unittest.TestCase):
         doc, _, groups = merge.merge([a, b], self.out, os.path.join(ROOT, "cases"))
         self.assertEqual(len(groups), 2)
         self.assertEqual([c["compositor"] for c in doc["cases"]], ["wm-a"] * 5 + ["wm-b"] * 5)
+        with open(os.path.join(self.out, "index.html")) as f:   # each finding's links reach the cards
+            page = f.read()
+        findings = page[page.index('<ol class="findings">'):page.index("</ol>")]
+        links = re.findall(r'href="#([^"]+)"', findings)
+        self.assertEqual(len(links), 4)
+        self.assertEqual([l for l in links if 'id="%s"' % l not in page], [])
         short = fake_run(os.path.join(self.dir, "c"), CANON[:4], command="wm-c", name="C", total=4, digest="d3")
         msg = self.refused([a, short])
         self.assertIn("the implementations ran different case sets: A has 5 cases, C has 4 "
@@ -141,6 +147,8 @@ class MadeUp(unittest.TestCase):
                       + line + "# framesync: 3 passed, 2 failed, 0 skipped, 0 unresolved\n", tap)
         with open(os.path.join(self.out, "index.html")) as f:
             self.assertIn('<span class="level lv-must" title="MUST">MUST</span>', f.read())
+        with open(os.path.join(self.out, "junit.xml")) as f:
+            self.assertIn('<failure message="[MUST] x" type="MUST">', f.read())
 
     def test_fail_on(self):
         shards = self.shards(level="should")
