@@ -458,8 +458,10 @@ def split_runner_args(argv):
 RUNNER_HELP = """\
 baselines and the matrix (runner/baseline.py, runner/matrix.py):
   --baseline FILE     exit 0 exactly when the results match FILE (baselines/NAME.txt); new
-                      failures, new passes, new flakes and new skips are listed
-  --update-baseline FILE  write FILE from the results (keeps the comments of its lines)
+                      failures (with their levels), new passes, new flakes and new skips are
+                      listed; a run that tested nothing matches nothing without --allow-empty
+  --update-baseline FILE  write FILE from the results (keeps the comments of its lines; Fail
+                      lines get [level LEVEL])
   --reruns N          re-run failing cases up to N times to tell flakes (default 2)
   --matrix            every installed compositor of compositors/ with its baseline; writes
                       reports/matrix.md and .html (python3 -m runner.matrix --help)
