@@ -270,6 +270,7 @@ code.finding { font-weight: bold; color: var(--fail); }
 .lv-should-lc { color: #9c640c; border-style: dashed; background: #fff; }
 .lv-implied { color: #566573; border-color: #aab7b8; background: #f4f6f7; }
 .lv-defect { background: #1c2833; border-color: #1c2833; color: #fff; }
+h2 .meta { font-size: 14px; font-weight: 400; }
 .run-banner { margin: 10px 0; padding: 8px 12px; border-radius: 4px; border: 1px solid; }
 .run-banner.unresolved { background: #fbeee6; border-color: var(--unres); border-left-width: 6px; }
 .run-banner.accepted { background: #f4f6f7; border-color: #aab7b8; border-left-width: 6px; }
@@ -572,7 +573,8 @@ def render(doc, clauses, page_dir, results_dir):
                         % ({"PASS": "pass", "FAIL": "fail", "SKIP": "skip", "UNRESOLVED": "unres"}[v], c[v], v.lower())
                         for v in VERDICTS), len(cases)))
     h.append('<h2 id="features">What the compositor implements</h2>' + features_html(doc))
-    h.append('<h2 id="findings">Findings (%d%s)</h2>' % (len(found), (": " + levels_count(found)) if found else "")
+    h.append('<h2 id="findings">Findings (%d)%s</h2>' % (len(found), (' <span class="meta">by level: %s</span>'
+                                                                   % levels_count(found)) if found else "")
              + findings_html(doc, clauses))
     h.append('<h2 id="summary">Summary</h2><div class="grid2"><div>%s</div><div>%s</div></div>'
              % (count_table("profile", [(p, [x for x in cases if x.get("profile") == p]) for p in profiles]),

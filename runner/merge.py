@@ -237,15 +237,25 @@ def slug(text):
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")[:60] or "impl"
 
 
+def log_place(case):
+    """Where a result's logs are in a run's logs/, and how their names begin: PROFILE/ and
+    basic-value-nonzero. for a case; probes/PROFILE/ and hold-map. for a probe's crash (its log
+    is hold-map.crashed.log, beside the probe's own runs)."""
+    if is_incident(case):
+        return os.path.join("probes", case.get("profile", "")), case["id"].split("/", 1)[1] + "."
+    return case.get("profile", ""), log_prefix_name(case.get("id", "")) + "."
+
+
 def copy_logs(case, run, out, sub):
-    """The case's log files into OUT/logs/[sub/]PROFILE/; -> the new path of its main log."""
+    """The case's log files into OUT/logs/[sub/]PROFILE/ (a probe's crash: .../probes/PROFILE/);
+    -> the new path of its main log."""
     log = case.get("log")
     if not log:
         return log
-    src_dir = os.path.join(run.folder, "logs", case.get("profile", ""))
-    dst_dir = os.path.join(out, "logs", *([sub] if sub else []), case.get("profile", ""))
+    folder, stem = log_place(case)
+    src_dir = os.path.join(run.folder, "logs", folder)
+    dst_dir = os.path.join(out, "logs", *([sub] if sub else []), folder)
     os.makedirs(dst_dir, exist_ok=True)
-    stem = log_prefix_name(case.get("id", "")) + "."
     if os.path.isdir(src_dir):
         for name in os.listdir(src_dir):
             if name.startswith(stem):

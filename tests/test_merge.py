@@ -45,7 +45,13 @@ def fake_run(folder, cases, command="wm --replace", name="WM", shard=None, diges
         if c["verdict"] == "FAIL" and level:
             c.update(failed_clause=c["clauses"][0], level=level)
     crashes = [{"id": pid, "profile": "ewmh-1.5", "clauses": [], "verdict": "FAIL", "failed_clause": "compositor/crash",
-                "level": "defect", "reason": "exited", "file": "/c/probes/x.probe:1", "log": ""} for pid in incidents]
+                "level": "defect", "reason": "exited", "file": "/c/probes/x.probe:1",
+                "log": os.path.join(folder, "logs", "probes", "ewmh-1.5", pid[len("probe/"):] + ".crashed.log")}
+               for pid in incidents]
+    for c in crashes:   # the runner copies the probes' logs into logs/probes/PROFILE/
+        os.makedirs(os.path.dirname(c["log"]), exist_ok=True)
+        with open(c["log"], "w") as f:
+            f.write("case: %s\n" % c["id"])
     cases = [(c["id"], c["profile"]) for c in crashes] + list(cases)
     doc = {"format": "framesync-results-1", "started": "2026-01-01T00:00:00Z", "status": "complete", "wall_ms": 5.0,
            "selection": {"cases": total, "digest": digest, "shard": shard},
@@ -193,6 +199,9 @@ class MadeUp(unittest.TestCase):
                          [("compositor/crash", "defect", 2), ("ewmh-1.5/basic/value-nonzero", "MUST", 2)])
         with open(os.path.join(self.out, "results.tap")) as f:
             self.assertIn("1..7\nnot ok 1 - probe/hold-map [ewmh-1.5]\n", f.read())
+        crash = doc["cases"][0]   # its log came along, where a run keeps a probe's
+        self.assertEqual(crash["log"], os.path.join(self.out, "logs", "probes", "ewmh-1.5", "hold-map.crashed.log"))
+        self.assertTrue(os.path.exists(crash["log"]))
         # a crash is the compositor's: another implementation without it ran the same cases
         a = fake_run(os.path.join(self.dir, "a"), CANON, command="wm-a", name="A", incidents=["probe/hold-map"])
         b = fake_run(os.path.join(self.dir, "b"), CANON, command="wm-b", name="B")

@@ -500,7 +500,7 @@ class Levels(unittest.TestCase):
                          [("lv-defect", "defect: the compositor crashed or hung", "defect"),
                           ("lv-must", "MUST", "MUST"),
                           ("lv-should-lc", "should: lowercase, not RFC 2119 normative as written", "lowercase should")])
-        self.assertIn("Findings (3: 1 defect, 1 MUST, 1 lowercase should)", page)
+        self.assertIn('Findings (3) <span class="meta">by level: 1 defect, 1 MUST, 1 lowercase should</span>', page)
         # each failing card says its level; the UNRESOLVED one has none
         cards = re.findall(r'<h3><span class="badge (\w+)">\w+</span> (?:<span class="level (lv-[\w-]+)")?', page)
         self.assertEqual(cards, [("FAIL", "lv-defect"), ("FAIL", "lv-must"), ("FAIL", "lv-should-lc"), ("UNRESOLVED", "")])
