@@ -211,22 +211,81 @@ static bool wait_exit(struct proc *p, int ms)
     return true;
 }
 
+#define MAX_DESCENDANTS 64
+
+/* The parent of pid from /proc (0 when it is gone). */
+static pid_t parent_of(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *rp = strrchr(buf, ')');
+    char state = 0;
+    int ppid = 0;
+    return rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2 && state != 'Z' ? (pid_t)ppid : 0;
+}
+
+/* Every live descendant of root: its children, theirs, ...  Some leave root's process group
+ * (`timeout` makes a group of its own, daemons call setsid), so killing the group misses them:
+ * a `timeout 10 fake-wm` wrapper kept the old fake-wm holding WM_S0 after its stop. */
+static int descendants(pid_t root, pid_t *out, int max)
+{
+    pid_t pids[4096], ppids[4096];
+    int n = 0, found = 0;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d)) && n < 4096) {
+        pid_t pid = (pid_t)atoi(e->d_name);
+        pid_t ppid = pid > 0 ? parent_of(pid) : 0;
+        if (ppid > 0) {
+            pids[n] = pid;
+            ppids[n++] = ppid;
+        }
+    }
+    if (d)
+        closedir(d);
+    out[found++] = root; /* breadth first: each found pid's children join the list */
+    for (int k = 0; k < found; k++)
+        for (int i = 0; i < n && found < max; i++)
+            if (ppids[i] == out[k])
+                out[found++] = pids[i];
+    for (int k = 1; k < found; k++)
+        out[k - 1] = out[k];
+    return found - 1;
+}
+
+static void signal_all(pid_t group, const pid_t *others, int n, int sig)
+{
+    kill(-group, sig);
+    for (int i = 0; i < n; i++)
+        kill(others[i], sig);
+}
+
 void proc_stop(struct proc *p, int grace_ms)
 {
     if (!p)
         return;
     if (interrupted_by && grace_ms > 500)
         grace_ms = 500; /* interrupted: everything must be gone within 2 s */
+    pid_t below[MAX_DESCENDANTS];
+    int nbelow = descendants(p->pid, below, MAX_DESCENDANTS);
     if (!p->exited) {
-        kill(-p->pid, SIGTERM);
-        kill(-p->pid, SIGCONT); /* a stopped (hung) process only sees the SIGTERM once continued */
+        signal_all(p->pid, below, nbelow, SIGTERM);
+        signal_all(p->pid, below, nbelow, SIGCONT); /* a stopped (hung) process only sees the SIGTERM once continued */
         if (!wait_exit(p, grace_ms)) {
-            kill(-p->pid, SIGKILL);
+            signal_all(p->pid, below, nbelow, SIGKILL);
             wait_exit(p, 2000);
         }
     }
-    /* the leader is gone; anything left in its group goes too (e.g. a wrapper's child) */
-    kill(-p->pid, SIGKILL);
+    /* the leader is gone; anything left below it goes too (a wrapper's child, in its group or not) */
+    signal_all(p->pid, below, nbelow, SIGKILL);
+    for (int i = 0; i < nbelow; i++) /* ours to reap as subreaper, once they were orphaned */
+        waitpid(below[i], NULL, WNOHANG);
     unregister(p);
     free(p);
 }

@@ -10,7 +10,9 @@ VERDICTS = ["PASS", "FAIL", "SKIP", "UNRESOLVED"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def load_results(path):
+def load_results(path, catalog=None):
+    """results.json -> its document, with the findings made again from the cases (catalog: for
+    the levels of files older than the harness's "level")."""
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
     if doc.get("format") != "framesync-results-1":
@@ -18,7 +20,7 @@ def load_results(path):
     doc.setdefault("cases", [])
     doc.setdefault("compositors", [])
     doc.setdefault("features", [])
-    doc["findings"] = findings(doc["cases"])  # always from the cases: merged runs included
+    doc["findings"] = findings(doc["cases"], catalog)  # always from the cases: merged runs included
     return doc
 
 
@@ -32,6 +34,12 @@ def failed_clause(case):
     """The clause a FAIL is filed under: the clause of the check that failed (results.json's
     failed_clause; older files: the case's first clause)."""
     return case.get("failed_clause") or (case.get("clauses") or ["(no clause)"])[0]
+
+
+def case_level(case, catalog=None):
+    """The level of a FAIL: what the harness wrote on the case, else the keyword of the clause it
+    is filed under in the catalog (results.json files older than the levels)."""
+    return case.get("level") or level_of_clause(failed_clause(case), catalog or {})
 
 
 def findings(cases, catalog=None):
@@ -53,7 +61,7 @@ def findings(cases, catalog=None):
         for c in by[cl]:
             if c["id"] not in ids:
                 ids.append(c["id"])
-        level = by[cl][0].get("level") or level_of_clause(cl, catalog or {})
+        level = case_level(by[cl][0], catalog)
         out.append({"clause": cl, "level": level, "count": len(by[cl]),
                     "cases": ["%s [%s]" % (c["id"], c["profile"]) for c in by[cl]],
                     "summary": ["%s [%s]" % (i, ", ".join(c["profile"] for c in by[cl] if c["id"] == i)) for i in ids]})

@@ -3,10 +3,12 @@ external resources, opens from the local folder without a server.
 
     python3 -m reports.html OUT/results.json [-o OUT/index.html] [--clauses cases/clauses.txt]
 
-It shows the counts per profile and per clause group, the compositors (command, name, claimed
-features), a table of the cases with filters (verdict, profile, text), and for each failing case
-the clause's wording, expected/observed, a link to the case log, an SVG timeline drawn from the
-log's `timeline:` section and the case's PNG screenshots, if the log folder has any.
+It shows the run's verdict when the run tested nothing (UNRESOLVED, or accepted by
+--allow-empty), the counts per profile and per clause group, the compositors (command, name,
+claimed features), the findings with their levels (the keyword of the clause broken), a table of
+the cases with filters (verdict, profile, text), and for each failing case its level, the
+clause's wording, expected/observed, a link to the case log, an SVG timeline drawn from the log's
+`timeline:` section and the case's PNG screenshots, if the log folder has any.
 """
 import argparse
 import base64
@@ -19,8 +21,11 @@ import urllib.parse
 
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from reports.common import (PROFILES, PSEUDO_CLAUSES, ROOT, VERDICTS, case_group, clause_group,  # noqa: E402
-                            load_results, parse_clauses, parse_timeline, read_text, resolve_log, screenshots)
+from reports.common import (PROFILES, PSEUDO_CLAUSES, ROOT, VERDICTS, case_group, case_level,  # noqa: E402
+                            clause_group, failed_clause, findings, load_results, parse_clauses, parse_timeline,
+                            read_text, resolve_log, screenshots)
+from runner.runverdict import recorded  # noqa: E402
+from runner.terms import LEVELS, describe_level, level_label  # noqa: E402
 
 SYNC_ATOMS = ["_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_NET_WM_SYNC_DRAWN",
               "_NET_WM_FRAME_DRAWN", "_NET_WM_FRAME_TIMINGS", "_NET_WM_SYNC_FENCES"]
@@ -257,6 +262,18 @@ code.finding { font-weight: bold; color: var(--fail); }
 .chip { display: inline-block; background: #ebf5fb; border-radius: 3px; padding: 0 5px; margin: 1px;
         font: 11.5px ui-monospace, monospace; }
 .empty { color: #7f8c8d; font-style: italic; }
+.level { display: inline-block; border: 1px solid; border-radius: 3px; padding: 0 6px; font-size: 11.5px;
+         font-weight: 600; white-space: nowrap; vertical-align: 1px; }
+.lv-must { background: #922b21; border-color: #922b21; color: #fff; }
+.lv-should { background: #b9770e; border-color: #b9770e; color: #fff; }
+.lv-must-lc { color: #922b21; border-style: dashed; background: #fff; }
+.lv-should-lc { color: #9c640c; border-style: dashed; background: #fff; }
+.lv-implied { color: #566573; border-color: #aab7b8; background: #f4f6f7; }
+.lv-defect { background: #1c2833; border-color: #1c2833; color: #fff; }
+h2 .meta { font-size: 14px; font-weight: 400; }
+.run-banner { margin: 10px 0; padding: 8px 12px; border-radius: 4px; border: 1px solid; }
+.run-banner.unresolved { background: #fbeee6; border-color: var(--unres); border-left-width: 6px; }
+.run-banner.accepted { background: #f4f6f7; border-color: #aab7b8; border-left-width: 6px; }
 [hidden] { display: none !important; }
 """
 
@@ -387,6 +404,38 @@ def short_command(cmd):
     return cmd if len(cmd) <= 48 else cmd[:45] + "..."
 
 
+LEVEL_CLASS = {"MUST": "lv-must", "SHOULD": "lv-should", "must": "lv-must-lc", "should": "lv-should-lc",
+               "implied": "lv-implied", "defect": "lv-defect"}
+
+
+def level_badge(level):
+    """A finding's level: filled for RFC 2119 capitals and defects, dashed for the lowercase words
+    (not normative as written), grey for implied requirements; the hover says what it means."""
+    return '<span class="level %s" title="%s">%s</span>' % (LEVEL_CLASS.get(level, "lv-implied"),
+                                                            esc(describe_level(level)), esc(level_label(level)))
+
+
+def levels_count(found):
+    """`1 MUST, 2 lowercase should`: the findings by level, strongest first."""
+    n = {}
+    for f in found:
+        n[f.get("level", "implied")] = n.get(f.get("level", "implied"), 0) + 1
+    order = [lv for lv in reversed(LEVELS) if lv in n] + sorted(set(n) - set(LEVELS))
+    return ", ".join("%d %s" % (n[lv], level_label(lv)) for lv in order)
+
+
+def run_banner_html(doc):
+    """A run that tested nothing is said first: UNRESOLVED (exit status 1), or accepted by
+    --allow-empty; a run that tested something has no banner."""
+    v = recorded(doc)
+    if not v or not v["reason"]:
+        return ""
+    if v["accepted"]:
+        return ('<div class="run-banner accepted"><b>Run accepted by --allow-empty</b>: %s</div>' % esc(v["reason"]))
+    return ('<div class="run-banner unresolved" role="alert"><b>Run UNRESOLVED</b>: %s <span class="meta">(exit status '
+            '%s; --allow-empty accepts such a run)</span></div>' % (esc(v["reason"]), esc(str(v.get("exit_status", 1)))))
+
+
 def findings_html(doc, clauses):
     """Each clause broken once, with the cases and profiles that show it, above the per-case lines."""
     found = doc.get("findings") or []
@@ -400,9 +449,10 @@ def findings_html(doc, clauses):
         for key in f.get("cases", []):
             cid, _, prof = key.partition(" [")
             links.append('<a href="#%s">%s</a>' % (anchor({"id": cid, "profile": prof.rstrip("]")}), esc(key)))
-        items.append('<li><code class="finding">%s</code> <span class="meta">%d failing result%s</span>'
+        items.append('<li>%s <code class="finding">%s</code> <span class="meta">%d failing result%s</span>'
                      '<blockquote>%s</blockquote><div class="meta">%s</div></li>'
-                     % (esc(cl), f.get("count", 0), "" if f.get("count") == 1 else "s", esc(wording), ", ".join(links)))
+                     % (level_badge(f.get("level", "implied")), esc(cl), f.get("count", 0),
+                        "" if f.get("count") == 1 else "s", esc(wording), ", ".join(links)))
     return '<ol class="findings">%s</ol>' % "".join(items)
 
 
@@ -427,13 +477,15 @@ def image_html(path, page_dir, budget):
 
 def failure_html(case, clauses, page_dir, results_dir, all_logs, budget):
     verdict = case.get("verdict", "")
-    cl = (case.get("clauses") or [""])
-    main = case.get("failed_clause") or cl[0]
+    cl = case.get("clauses") or []   # a probe's crash (probe/FEATURE) has none of its own
+    main = case.get("failed_clause") or (cl[0] if cl else "")
     cl = [main] + [c for c in cl if c != main]
     wording = clauses.get(main, {}).get("wording") or PSEUDO_CLAUSES.get(main)
     log = resolve_log(case.get("log"), results_dir)
     rows = [("clause", "<code>%s</code><blockquote>%s</blockquote>" % (
         esc(main), esc(wording) if wording else '<span class="empty">(not in the clause catalog)</span>'))]
+    if verdict == "FAIL":
+        rows.append(("level", esc(describe_level(case_level(case, clauses)))))
     for other in cl[1:]:
         w = clauses.get(other, {}).get("wording", "")
         rows.append(("also checks", "<code>%s</code> %s" % (esc(other), esc(w))))
@@ -451,8 +503,9 @@ def failure_html(case, clauses, page_dir, results_dir, all_logs, budget):
     records = parse_timeline(text)
     parts = ['<article class="failure %s-art" id="%s" data-verdict="%s" data-profile="%s" data-text="%s">'
              % (esc(verdict), anchor(case), esc(verdict), esc(case.get("profile", "")), esc(search_text(case))),
-             '<h3><span class="badge %s">%s</span> %s <span class="meta">[%s]</span></h3>'
-             % (esc(verdict), esc(verdict), esc(case.get("id", "")), esc(case.get("profile", ""))),
+             '<h3><span class="badge %s">%s</span> %s%s <span class="meta">[%s]</span></h3>'
+             % (esc(verdict), esc(verdict), level_badge(case_level(case, clauses)) + " " if verdict == "FAIL" else "",
+                esc(case.get("id", "")), esc(case.get("profile", ""))),
              '<dl class="diag">%s</dl>' % "".join("<dt>%s</dt><dd>%s</dd>" % (esc(k), v) for k, v in rows)]
     if records:
         parts.append(svg_timeline(records))
@@ -479,8 +532,17 @@ def search_text(case):
                     ).lower() + " " + " ".join(case.get("clauses") or []).lower()
 
 
+def main_clause(case):
+    """The clause a case's row names: its first; a probe's crash has none but the one it is filed under."""
+    return (case.get("clauses") or [failed_clause(case)])[0]
+
+
 def render(doc, clauses, page_dir, results_dir):
     cases = doc["cases"]
+    # from the cases shown (a merged run's ids name their implementation), levels from the catalog
+    # where the results have none
+    found = findings(cases, clauses)
+    doc = dict(doc, findings=found)
     c = counts_of(cases)
     total_ms = sum(float(x.get("duration_ms") or 0) for x in cases)
     wall = float(doc.get("wall_ms") or 0)
@@ -488,25 +550,32 @@ def render(doc, clauses, page_dir, results_dir):
     profiles += sorted({x.get("profile") for x in cases} - set(PROFILES) - {None})
     by_group = {}
     for x in cases:
-        by_group.setdefault(clause_group((x.get("clauses") or ["(none)"])[0]), []).append(x)
+        by_group.setdefault(clause_group(main_clause(x)), []).append(x)
     failing = [x for x in cases if x.get("verdict") in ("FAIL", "UNRESOLVED")]
     all_logs = [resolve_log(x.get("log"), results_dir) for x in cases]
     budget = [0]
 
     h = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
          '<meta name="viewport" content="width=device-width, initial-scale=1">'
-         "<title>framesync: %d passed, %d failed, %d skipped, %d unresolved</title><style>%s</style></head><body>"
-         % (c["PASS"], c["FAIL"], c["SKIP"], c["UNRESOLVED"], CSS)]
-    h.append("<header><h1>framesync report</h1><div class=\"meta\">started %s &middot; status <b>%s</b> &middot; "
+         "<title>framesync%s: %d passed, %d failed, %d skipped, %d unresolved</title><style>%s</style></head><body>"
+         % (" (run UNRESOLVED)" if (recorded(doc) or {}).get("verdict") == "UNRESOLVED" else "",
+            c["PASS"], c["FAIL"], c["SKIP"], c["UNRESOLVED"], CSS)]
+    verdict = recorded(doc)
+    h.append("<header><h1>framesync report</h1><div class=\"meta\">started %s &middot; status <b>%s</b>%s &middot; "
              "wall time %s &middot; sum of case durations %s%s</div>"
-             % (esc(doc.get("started", "?")), esc(doc.get("status", "?")), esc(fmt_ms(wall)), esc(fmt_ms(total_ms)),
+             % (esc(doc.get("started", "?")), esc(doc.get("status", "?")),
+                " &middot; run verdict <b>%s</b>" % esc(verdict["verdict"]) if verdict else "",
+                esc(fmt_ms(wall)), esc(fmt_ms(total_ms)),
                 " &middot; speed-up %.2fx" % (total_ms / wall) if wall > 0 else ""))
+    h.append(run_banner_html(doc))
     h.append('<div class="totals">%s<div class="total"><b>%d</b>cases</div></div></header>'
              % ("".join('<div class="total"><b style="color:var(--%s)">%d</b>%s</div>'
                         % ({"PASS": "pass", "FAIL": "fail", "SKIP": "skip", "UNRESOLVED": "unres"}[v], c[v], v.lower())
                         for v in VERDICTS), len(cases)))
     h.append('<h2 id="features">What the compositor implements</h2>' + features_html(doc))
-    h.append('<h2 id="findings">Findings (%d)</h2>' % len(doc.get("findings") or []) + findings_html(doc, clauses))
+    h.append('<h2 id="findings">Findings (%d)%s</h2>' % (len(found), (' <span class="meta">by level: %s</span>'
+                                                                   % levels_count(found)) if found else "")
+             + findings_html(doc, clauses))
     h.append('<h2 id="summary">Summary</h2><div class="grid2"><div>%s</div><div>%s</div></div>'
              % (count_table("profile", [(p, [x for x in cases if x.get("profile") == p]) for p in profiles]),
                 count_table("clause group", sorted(by_group.items()))))
@@ -532,7 +601,7 @@ def render(doc, clauses, page_dir, results_dir):
                     '<td><span class="badge %s">%s</span></td><td class="nw">%s</td><td>%s</td><td><code>%s</code></td>'
                     '<td>%s</td><td class="num nw">%s</td><td>%s</td></tr>'
                     % (esc(v), esc(v), esc(x.get("profile", "")), esc(search_text(x)), n, esc(v), esc(v),
-                       esc(x.get("profile", "")), idtext, esc((x.get("clauses") or [""])[0]),
+                       esc(x.get("profile", "")), idtext, esc(main_clause(x)),
                        short(x.get("reason") or x.get("description") or ""), esc(fmt_ms(x.get("duration_ms"))), loglink))
     h.append('<table id="case-table"><thead><tr><th class="num">#</th><th>verdict</th><th>profile</th><th>case</th>'
              '<th>clause</th><th>reason / description</th><th class="num">time</th><th></th></tr></thead>'
@@ -547,10 +616,10 @@ def render(doc, clauses, page_dir, results_dir):
 
 
 def write(results_path, out_path=None, clauses_path=None):
-    doc = load_results(results_path)
+    clauses = parse_clauses(clauses_path or os.path.join(ROOT, "cases", "clauses.txt"))
+    doc = load_results(results_path, clauses)
     results_dir = os.path.dirname(os.path.abspath(results_path))
     out_path = out_path or os.path.join(results_dir, "index.html")
-    clauses = parse_clauses(clauses_path or os.path.join(ROOT, "cases", "clauses.txt"))
     page = render(doc, clauses, os.path.dirname(os.path.abspath(out_path)), results_dir)
     tmp = out_path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:

@@ -4,9 +4,12 @@
 
 <testsuites> holds one <testsuite> per profile (name = the profile), each with a <testcase> per
 case (classname = the case's group, e.g. `basic`; name = the case id; time in seconds): FAIL gives
-<failure message=reason> with the diagnostic (clause, expected, observed, file:line, log), and the
-case log as <system-out>; UNRESOLVED gives <error>; SKIP gives <skipped message=reason/>.  The
-attributes and elements are those of the Jenkins/Ant JUnit schema (junit-10.xsd).
+<failure type=LEVEL message="[LEVEL] reason"> (the level of the clause broken: MUST, SHOULD,
+lowercase must/should, implied, defect) with the diagnostic (clause, level, expected, observed,
+file:line, log), and the case log as <system-out>; UNRESOLVED gives <error>; SKIP gives <skipped
+message=reason/>.  Each suite's properties carry the run's verdict (run.verdict, run.reason) when
+results.json records one.  The attributes and elements are those of the Jenkins/Ant JUnit schema
+(junit-10.xsd).
 """
 import argparse
 import os
@@ -17,7 +20,10 @@ import xml.etree.ElementTree as ET
 
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from reports.common import PROFILES, ROOT, case_group, load_results, read_text, resolve_log  # noqa: E402
+from reports.common import (PROFILES, ROOT, case_group, case_level, load_results, parse_clauses,  # noqa: E402
+                            read_text, resolve_log)
+from runner.runverdict import recorded  # noqa: E402
+from runner.terms import describe_level, level_label  # noqa: E402
 
 # XML 1.0 cannot hold most control characters, not even escaped; a compositor's output may have them
 _INVALID_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -36,14 +42,16 @@ def seconds(ms):
         return "0.000"
 
 
-def diagnostic(case):
+def diagnostic(case, catalog=None):
     lines = []
-    for key, label in (("verdict", "verdict"), ("clauses", "clause"), ("description", "description"),
+    for key, label in (("verdict", "verdict"), ("clauses", "clause"), ("level", "level"), ("description", "description"),
                        ("file", "file"), ("step", "step"), ("reason", "reason"), ("expected", "expected"),
                        ("observed", "observed"), ("log", "log")):
         value = case.get(key)
         if key == "clauses":
             value = ", ".join(value or [])
+        elif key == "level":
+            value = describe_level(case_level(case, catalog)) if case.get("verdict") == "FAIL" else None
         if value:
             lines.append("%-12s %s" % (label + ":", value))
     if case.get("checks") is not None:
@@ -51,8 +59,19 @@ def diagnostic(case):
     return "\n".join(lines) + "\n"
 
 
-def build(doc, results_dir="."):
-    """results.json document -> ElementTree of <testsuites>."""
+def failure(tc, case, catalog):
+    """A FAIL's <failure>: its level first, in the type (for programs) and the message (for the
+    reader of a CI page, who weighs a MUST and a lowercase should differently)."""
+    level = case_level(case, catalog)
+    el = ET.SubElement(tc, "failure", message=clean("[%s] %s" % (level_label(level), case.get("reason") or "FAIL")),
+                       type=level)
+    el.text = clean(diagnostic(case, catalog))
+    return el
+
+
+def build(doc, results_dir=".", catalog=None):
+    """results.json document -> ElementTree of <testsuites>.  catalog (reports.common.parse_clauses):
+    the levels of results that do not carry one."""
     timestamp = (doc.get("started") or "").rstrip("Z") or "1970-01-01T00:00:00"
     host = socket.gethostname() or "localhost"
     profiles = [p for p in PROFILES if any(c.get("profile") == p for c in doc["cases"])]
@@ -78,6 +97,11 @@ def build(doc, results_dir="."):
                 ET.SubElement(props, "property", name="compositor.supported",
                               value=clean(" ".join(comp.get("supported", []))))
         ET.SubElement(props, "property", name="status", value=clean(doc.get("status", "")))
+        run = recorded(doc)
+        if run:   # a run that tested nothing is not green, even when every testcase is skipped
+            ET.SubElement(props, "property", name="run.verdict", value=clean(run["verdict"]))
+            if run["reason"]:
+                ET.SubElement(props, "property", name="run.reason", value=clean(run["reason"]))
         for c in cases:
             file_, _, line = (c.get("file") or "").rpartition(":")
             attrs = {"classname": clean(case_group(c)), "name": clean(c.get("id", "")),
@@ -89,9 +113,11 @@ def build(doc, results_dir="."):
             tc = ET.SubElement(suite, "testcase", attrs)
             verdict = c.get("verdict")
             if verdict in ("FAIL", "UNRESOLVED"):
-                el = ET.SubElement(tc, "failure" if verdict == "FAIL" else "error",
-                                   message=clean(c.get("reason") or verdict), type=verdict)
-                el.text = clean(diagnostic(c))
+                if verdict == "FAIL":
+                    failure(tc, c, catalog)
+                else:
+                    el = ET.SubElement(tc, "error", message=clean(c.get("reason") or verdict), type=verdict)
+                    el.text = clean(diagnostic(c))
                 log = read_text(resolve_log(c.get("log"), results_dir), LOG_LIMIT)
                 if log:
                     ET.SubElement(tc, "system-out").text = clean(log)
@@ -109,11 +135,12 @@ def build(doc, results_dir="."):
     return ET.ElementTree(root)
 
 
-def write(results_path, out_path=None):
-    doc = load_results(results_path)
+def write(results_path, out_path=None, clauses_path=None):
+    catalog = parse_clauses(clauses_path or os.path.join(ROOT, "cases", "clauses.txt"))
+    doc = load_results(results_path, catalog)
     results_dir = os.path.dirname(os.path.abspath(results_path))
     out_path = out_path or os.path.join(results_dir, "junit.xml")
-    tree = build(doc, results_dir)
+    tree = build(doc, results_dir, catalog)
     ET.indent(tree, space="  ")
     tmp = out_path + ".tmp"
     tree.write(tmp, encoding="UTF-8", xml_declaration=True)
@@ -127,9 +154,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python3 -m reports.junit", description=__doc__.split("\n\n")[0])
     ap.add_argument("results", help="a framesync results.json")
     ap.add_argument("-o", "--output", help="where to write (default: junit.xml beside results.json)")
+    ap.add_argument("--clauses", help="the clause catalog, for the levels of older results (default: cases/clauses.txt)")
     a = ap.parse_args(argv)
     try:
-        print(write(a.results, a.output))
+        print(write(a.results, a.output, a.clauses))
     except (OSError, ValueError) as e:
         print("framesync: %s" % e, file=sys.stderr)
         return 2

@@ -12,7 +12,12 @@ One line per `CASE-ID [PROFILE],STATUS`, STATUS one of Fail, Unresolved, Flake, 
 diagnostic.  `--update-baseline` ends each comment with `[seen XXXXXXXX]`, a fingerprint of the
 diagnostic the comment was written for (its clause and wording, numbers left out); when a kept
 comment's diagnostic changes, the update lists that line as "comment to re-check" and leaves the
-old fingerprint, until someone reads the line again and deletes the tag.  `CASE-ID,STATUS` without a profile applies to every profile of the case.
+old fingerprint, until someone reads the line again and deletes the tag.  Before it, a Fail line
+gets `[level LEVEL]`: the level of the clause the failure is filed under (MUST, SHOULD, must,
+should: lowercase, implied, defect: a crash or hang), so that a reader of the baseline can weigh
+the failures it accepts; the update writes it afresh each time, and a line without it (older
+baselines, or written by hand) is read as well.  `CASE-ID,STATUS` without a profile applies to
+every profile of the case.
 Every result not listed must be a Pass.  The results match the baseline exactly when there is no
 new failure (Fail/Unresolved where the baseline expects Pass or Skip), no new pass (a listed
 Fail/Unresolved/Skip that passed: fixed, remove it from the baseline), no new flake (a result that
@@ -23,12 +28,19 @@ counted as mismatches (a --filter run).
 Failing cases are re-run (`--reruns N`, default 2) with the harness's `--filter '^(id|...)$'
 --profile P,... --out OUT/rerun-K` (one harness run per re-run); a case that passes on any re-run is a Flake.
 
-    python3 -m runner.baseline --results OUT/results.json --baseline baselines/mutter.txt \
-        [--reruns N --wm mutter] [--update-baseline]
+A run that tested nothing (results.json's "run" verdict is UNRESOLVED: every case skipped, or
+protocol atoms listed and none of the protocol seen) matches no baseline, not even one that
+lists every case as Skip, unless --allow-empty was given (to the run or here): a gate that stays
+green on such a run would hide a compositor that stopped doing the protocol.
 
-Exit status: 0 the results match the baseline (or it was written), 1 they do not, 2 usage error.
+    python3 -m runner.baseline --results OUT/results.json --baseline baselines/mutter.txt \
+        [--reruns N --wm mutter] [--update-baseline] [--allow-empty]
+
+Exit status: 0 the results match the baseline (or it was written), 1 they do not (or the run is
+UNRESOLVED), 2 usage error.
 """
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -37,6 +49,10 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+from runner import runverdict  # noqa: E402
+from runner.terms import level_label  # noqa: E402
 HARNESS = os.path.join(ROOT, "harness", "framesync")
 STATUSES = ("Fail", "Unresolved", "Flake", "Skip")
 VERDICT_STATUS = {"PASS": "Pass", "FAIL": "Fail", "UNRESOLVED": "Unresolved", "SKIP": "Skip"}
@@ -115,6 +131,36 @@ def split_seen(comment):
     return ((comment[:m.start()], m.group(1)) if m else (comment or "", None))
 
 
+LEVEL_TAG_RE = re.compile(r"\s*\[level ([A-Za-z]+)\]\s*$")
+
+
+def split_level(comment):
+    """A comment without its [seen] tag -> (the comment without its [level] tag, the level or None)."""
+    m = LEVEL_TAG_RE.search(comment or "")
+    return ((comment[:m.start()], m.group(1)) if m else (comment or "", None))
+
+
+def comment_parts(comment):
+    """A baseline line's comment -> (the words someone wrote, level or None, fingerprint or None)."""
+    rest, seen = split_seen(comment)
+    words, level = split_level(rest)
+    return words, level, seen
+
+
+@functools.lru_cache(maxsize=None)
+def catalog():
+    from reports.common import parse_clauses
+    return parse_clauses(os.path.join(ROOT, "cases", "clauses.txt"))
+
+
+def level_of(r):
+    """The level of a failing result: the harness's, else its clause's in the catalog (results
+    older than the levels)."""
+    from reports.common import case_level
+    c = r.get("case", {})
+    return c.get("level") or case_level(c, catalog())
+
+
 def expected_for(entries, case_id, profile):
     k = key(case_id, profile)
     if k in entries:
@@ -178,7 +224,8 @@ def compare(results, entries):
         c = r["case"]
         want, _ = expected_for(entries, c["id"], c["profile"])
         got = r["status"]
-        item = (k, got, want, r.get("reason", ""))
+        shown = "%s [%s]" % (got, level_label(level_of(r))) if got == "Fail" else got   # a reader weighs new failures
+        item = (k, shown, want, r.get("reason", ""))
         if want == "Flake" or got == want:
             report["ok"].append(item)
         elif got in ("Fail", "Unresolved"):
@@ -241,13 +288,14 @@ def write_baseline(path, results, entries, header, name="", recheck=None):
                 continue
             status = "Flake"
         old = entries.get(k) or entries.get(c["id"])
-        comment, seen = split_seen(old[1] if old else "")
+        comment, _, seen = comment_parts(old[1] if old else "")
         now = fingerprint(dict(r, status=status))
         if not comment:
             comment, seen = auto_comment(r), None
         elif seen and seen != now and recheck is not None:
             recheck.append((k, r.get("reason", "")))
-        comment = "%s [seen %s]" % (comment.rstrip(), seen or now)
+        level = " [level %s]" % level_of(r) if status == "Fail" else ""   # the result's, not the old line's
+        comment = "%s%s [seen %s]" % (comment.rstrip(), level, seen or now)
         out.append("%s,%s  # %s" % (k, status, comment))
     # lines of cases that were not run (a --filter run) stay as they are
     run_ids = {r["case"]["id"] for r in results.values()}
@@ -303,6 +351,25 @@ def gate(run, path, update=False):
     run["gate_text"] = format_report(report, run["name"])
 
 
+def run_verdict_of(run):
+    """A matrix run's own verdict (results.json's "run"), for a column: (word, reason); the word is
+    complete, UNRESOLVED (it tested nothing), accepted (by --allow-empty), or "-" (not recorded)."""
+    v = runverdict.recorded(run.get("doc") or {})
+    if not v:
+        return "-", ""
+    return ("accepted" if v["accepted"] else v["verdict"]), v["reason"]
+
+
+def runs_that_tested_nothing(runs):
+    """[(name, word, reason)] of the matrix runs whose verdict has a reason: UNRESOLVED or accepted."""
+    out = []
+    for run in runs:
+        word, reason = run_verdict_of(run)
+        if reason:
+            out.append((run["name"], word, reason))
+    return out
+
+
 def auto_comment(r):
     if r.get("note"):
         return r["note"]
@@ -334,6 +401,8 @@ class Gate:
         if rc not in (0, 1):
             return rc  # the run itself did not complete: a usage error or an interrupt
         argv = ["--results", results_json, "--reruns", str(self.reruns)]
+        if "--allow-empty" in harness_args:
+            argv.append("--allow-empty")
         if self.baseline:
             argv += ["--baseline", self.baseline]
         if self.update:
@@ -389,8 +458,10 @@ def split_runner_args(argv):
 RUNNER_HELP = """\
 baselines and the matrix (runner/baseline.py, runner/matrix.py):
   --baseline FILE     exit 0 exactly when the results match FILE (baselines/NAME.txt); new
-                      failures, new passes, new flakes and new skips are listed
-  --update-baseline FILE  write FILE from the results (keeps the comments of its lines)
+                      failures (with their levels), new passes, new flakes and new skips are
+                      listed; a run that tested nothing matches nothing without --allow-empty
+  --update-baseline FILE  write FILE from the results (keeps the comments of its lines; Fail
+                      lines get [level LEVEL])
   --reruns N          re-run failing cases up to N times to tell flakes (default 2)
   --matrix            every installed compositor of compositors/ with its baseline; writes
                       reports/matrix.md and .html (python3 -m runner.matrix --help)
@@ -406,6 +477,8 @@ def main(argv=None, rerun_args=None):
     ap.add_argument("--wm", help="the compositor to re-run with (default: the command in results.json)")
     ap.add_argument("--cases", help="the case folder to re-run from")
     ap.add_argument("--timeout-scale", help="passed to the harness on re-runs")
+    ap.add_argument("--allow-empty", action="store_true",
+                    help="a run that tested nothing (results.json's run verdict UNRESOLVED) may match")
     args = ap.parse_args(argv)
     if not args.baseline and not args.update_baseline:
         ap.error("give --baseline FILE and/or --update-baseline FILE")
@@ -446,9 +519,19 @@ def main(argv=None, rerun_args=None):
         print("baseline: wrote %s (%d lines)" % (args.update_baseline,
                                                  sum(1 for r in results.values() if r["status"] != "Pass")))
         print(format_recheck(recheck))
-        return 0
+        return unresolved_status(doc, args.allow_empty, 0)
     print(format_report(report))
-    return 0 if matches(report) else 1
+    return unresolved_status(doc, args.allow_empty, 0 if matches(report) else 1)
+
+
+def unresolved_status(doc, allow_empty, status):
+    """The gate's exit status: never 0 for a run that tested nothing, unless --allow-empty."""
+    why = runverdict.unresolved(doc, allow_empty)
+    if not why:
+        return status
+    print("baseline: the run is UNRESOLVED, so it matches no baseline: %s (--allow-empty accepts a run that "
+          "tested nothing)" % why)
+    return 1
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ both cores of a small machine); re-runs the failing cases (`--reruns`) to tell f
 failures; compares each with baselines/clients/NAME.txt (runner/baseline.py's format); and writes
 reports/client-matrix.md: per client its features (the client probes, per profile: participates,
 extended form, maps odd, animates, fences, how long it stalls without drawn messages), its
-findings (the client clauses it breaks, with the cases) and the wall time of its run.
+findings (the client clauses it breaks, each with the level of its keyword and the cases), the
+verdict of its run (UNRESOLVED: it tested nothing, as a client that does not take part) and the
+wall time of its run.
 
 Exit status: 0 when every client that ran matches its baseline, 1 otherwise, 2 on a usage error.
 Standard library only.
@@ -23,6 +25,7 @@ import time
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from runner import baseline as bl  # noqa: E402
+from runner.terms import describe_level  # noqa: E402
 
 ROOT = bl.ROOT
 HARNESS = bl.HARNESS
@@ -91,8 +94,9 @@ def features_by_profile(run):
 
 
 def findings(run):
+    """The client clauses broken, with their levels (cases/clauses.txt, binds: client)."""
     from reports.common import findings as f
-    return f((run.get("doc") or {}).get("cases", []))
+    return f((run.get("doc") or {}).get("cases", []), bl.catalog())
 
 
 def counts(run):
@@ -106,9 +110,15 @@ def write_md(path, runs, missing):
     lines = ["# Client matrix", "",
              "The client cases (cases/client/) against each installed named application "
              "(clients/*.conf), with fake-wm as the compositor. `./run-tests.sh --matrix --clients`.", ""]
-    lines += ["| client | wall | results | gate |", "|---|---|---|---|"]
+    lines += ["| client | wall | results | run | gate |", "|---|---|---|---|---|"]
     for run in runs:
-        lines.append("| %s | %.0f s | %s | %s |" % (run["name"], run.get("wall", 0), counts(run), run.get("gate", "")))
+        lines.append("| %s | %.0f s | %s | %s | %s |" % (run["name"], run.get("wall", 0), counts(run),
+                                                        bl.run_verdict_of(run)[0], run.get("gate", "")))
+    empty = bl.runs_that_tested_nothing(runs)
+    if empty:   # a client that does not take part: every case skipped
+        lines += ["", "Runs that tested nothing (`./run-tests.sh --client NAME --baseline` does not pass such a run "
+                      "without --allow-empty; the gate column here compares the results only):", ""]
+        lines += ["- **%s**: %s: %s" % (name, word, reason) for name, word, reason in empty]
     if missing:
         lines += ["", "Not installed: %s." % ", ".join(missing)]
     lines += ["", "## Features (client probes)", "",
@@ -129,7 +139,7 @@ def write_md(path, runs, missing):
         fs = findings(run)
         lines.append("- **%s**: %s" % (run["name"], "none" if not fs else ""))
         for f in fs:
-            lines.append("  - `%s`: %s" % (f["clause"], "; ".join(f["summary"])))
+            lines.append("  - `%s` (%s): %s" % (f["clause"], describe_level(f["level"]), "; ".join(f["summary"])))
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 

@@ -585,10 +585,12 @@ class Runner:
                 w.current = r
             return
         if line.startswith("#"):
-            # a worker's summary and findings are of its share only: the runner writes its own
+            # a worker's summary, findings and run verdict are of its share only: the runner writes
+            # its own (a worker whose share was all skipped says UNRESOLVED of a run that is not)
             if line.startswith("# findings:"):
                 w.in_findings = True
-            elif not (w.in_findings and line.startswith("#   ")) and not SUMMARY_RE.match(line):
+            elif not (w.in_findings and line.startswith("#   ")) and not SUMMARY_RE.match(line) \
+                    and not line.startswith("# run: "):
                 w.in_findings = False
                 w.pending.append(line)
             return
@@ -961,7 +963,8 @@ class Runner:
         cases_dir = self.opts.cases_dir or os.path.join(ROOT, "cases")
         try:
             from reports import junit, html
-            junit.write(json_path, os.path.join(self.out, "junit.xml"))
+            junit.write(json_path, os.path.join(self.out, "junit.xml"),
+                        clauses_path=os.path.join(cases_dir, "clauses.txt"))
             html.write(json_path, os.path.join(self.out, "index.html"),
                        clauses_path=os.path.join(cases_dir, "clauses.txt"))
         except Exception as e:  # a report bug must not hide the verdicts

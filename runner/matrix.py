@@ -8,7 +8,9 @@ any group folder staged in cases-interactive/, merged into OUT/cases; none now),
 a time (each run has its own Xvfb); re-runs the failing cases (`--reruns`) to tell flakes from
 failures; compares each with baselines/NAME.txt (runner/baseline.py); and writes
 reports/matrix.md and reports/matrix.html: compositor x case [profile], ok / FAIL / skip with the
-reason, plus what each compositor claims (_NET_SUPPORTED, _NET_WM_CM_S0).
+reason, plus what each compositor claims (_NET_SUPPORTED, _NET_WM_CM_S0), each compositor's
+findings with their levels (MUST, SHOULD, lowercase must/should, implied, defect) and the verdict
+of its run (UNRESOLVED when it tested nothing; shown, not gated here: the baseline decides).
 
 Exit status: 0 when every compositor that ran matches its baseline, 1 otherwise (a missing
 baseline is a mismatch; --update-baselines writes them), 2 on a usage error.
@@ -27,6 +29,7 @@ import time
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from runner import baseline as bl  # noqa: E402
+from runner.terms import describe_level, level_label  # noqa: E402
 
 ROOT = bl.ROOT
 HARNESS = bl.HARNESS
@@ -177,7 +180,18 @@ def feature_rows(run):
 def findings_of(run):
     from reports.common import findings
     doc = run.get("doc") or {}
-    return findings(doc.get("cases", []))  # with each case's profiles (the harness's list has none)
+    # with each case's profiles (the harness's list has none), and levels for older results
+    return findings(doc.get("cases", []), bl.catalog())
+
+
+def finding_md(f):
+    return "`%s` [%s] (%s)" % (f["clause"], level_label(f["level"]), ", ".join(f["summary"]))
+
+
+def failure_status(r):
+    """`Fail [MUST]`: a failing result's status with the level of the clause it is filed under."""
+    return "%s [%s]" % (r["status"], level_label(bl.level_of(r))) if r["case"].get("verdict") == "FAIL" \
+        else r["status"]
 
 
 def claims(run):
@@ -197,7 +211,7 @@ def rows_of(runs):
         for k, r in run["results"].items():
             c = r["case"]
             keys[k] = (PROFILES.index(c["profile"]) if c["profile"] in PROFILES else 9, c["id"], c["profile"],
-                       c["clauses"][0] if c.get("clauses") else "")
+                       (c.get("clauses") or [c.get("failed_clause", "")])[0])   # a probe's crash has none
     return sorted(keys.items(), key=lambda kv: kv[1])
 
 
@@ -214,18 +228,24 @@ def write_md(path, runs, missing, wall, args):
          "(the reason is in the notes below the table)." % (wall, len(ran), args.jobs, args.reruns), ""]
     L.append("## What each compositor claims at start-up and how it compares with its baseline")
     L.append("")
-    L.append("| compositor | wm name | composites (_NET_WM_CM_S0) | ready ms | " + " | ".join(a.replace("_NET_WM_", "") for a in CLAIM_ATOMS) + " | wall s | baseline |")
-    L.append("|---" * (5 + len(CLAIM_ATOMS) + 1) + "|")
+    L.append("| compositor | wm name | composites (_NET_WM_CM_S0) | ready ms | " + " | ".join(a.replace("_NET_WM_", "") for a in CLAIM_ATOMS) + " | wall s | run | baseline |")
+    L.append("|---" * (5 + len(CLAIM_ATOMS) + 2) + "|")
     for run in ran:
         cl = claims(run)
+        verdict = bl.run_verdict_of(run)[0]
         if not cl:
-            L.append("| %s | - | - | - | %s | %.0f | %s |" % (run["name"], " | ".join("-" for _ in CLAIM_ATOMS),
-                                                              run["wall"], run.get("gate", "")))
+            L.append("| %s | - | - | - | %s | %.0f | %s | %s |" % (run["name"], " | ".join("-" for _ in CLAIM_ATOMS),
+                                                                   run["wall"], verdict, run.get("gate", "")))
             continue
-        L.append("| %s | %s | %s | %.0f | %s | %.0f | %s |" % (
+        L.append("| %s | %s | %s | %.0f | %s | %.0f | %s | %s |" % (
             run["name"], cl["name"] or "-", "yes" if cl["composites"] else "no", cl["ready_ms"] or 0,
             " | ".join("listed" if a in cl["supported"] else "-" for a in CLAIM_ATOMS), run["wall"],
-            run.get("gate", "")))
+            verdict, run.get("gate", "")))
+    empty = bl.runs_that_tested_nothing(ran)
+    if empty:
+        L += ["", "Runs that tested nothing (the run column; `./run-tests.sh --baseline` does not pass such a run "
+                  "without --allow-empty, the baseline column here compares the results only):", ""]
+        L += ["- **%s**: %s: %s" % (name, word, reason) for name, word, reason in empty]
     if missing:
         L += ["", "Not installed here (not run): " + ", ".join(missing) + "."]
     L += ["", "## What each compositor implements (probed at start-up)", "",
@@ -236,11 +256,10 @@ def write_md(path, runs, missing, wall, args):
             L.append("| %s | %s | %s |" % (run["name"], ", ".join(profs), " | ".join(
                 {"present": "yes", "absent": "-"}.get(feats.get(f, ("?",))[0], "?")
                 for f in FEATURE_COLUMNS)))
-    L += ["", "## Findings: distinct clauses broken, each once", ""]
+    L += ["", "## Findings: distinct clauses broken, each once, with the level of the clause's keyword", ""]
     for run in ran:
         found = findings_of(run)
-        L.append("- **%s**: %s" % (run["name"], "none" if not found else "; ".join(
-            "`%s` (%s)" % (f["clause"], ", ".join(f["summary"])) for f in found)))
+        L.append("- **%s**: %s" % (run["name"], "none" if not found else "; ".join(finding_md(f) for f in found)))
     L += ["", "## Results", ""]
     names = [r["name"] for r in ran]
     L.append("| case [profile] | clause | " + " | ".join(names) + " |")
@@ -275,7 +294,7 @@ def write_md(path, runs, missing, wall, args):
             continue
         L += ["### %s (%d)" % (run["name"], len(bad)), ""]
         for k, r in bad:
-            L.append("- `%s` %s: %s%s" % (k, r["status"], short(r["reason"], 220),
+            L.append("- `%s` %s: %s%s" % (k, failure_status(r), short(r["reason"], 220),
                                           (" — **%s**" % r["note"]) if r.get("note") else ""))
         L.append("")
     L += ["## Baseline comparison", "", "```"]
@@ -292,18 +311,26 @@ def write_html(path, runs, missing, wall, args):
     H = ["<!doctype html><meta charset=utf-8><title>framesync matrix</title>",
          "<style>body{font:13px sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
          "padding:2px 6px}td.ok{background:#dfd}td.FAIL,td.UNRESOLVED{background:#fbb}td.FLAKE{background:#fe9}"
-         "td.skip{background:#eee;color:#666}th{background:#f4f4f4;position:sticky;top:0}</style>",
+         "td.skip{background:#eee;color:#666}th{background:#f4f4f4;position:sticky;top:0}"
+         "td.UNRESOLVED-run{background:#fbb;font-weight:bold}.level{font-size:11px;border:1px solid #999;"
+         "border-radius:3px;padding:0 4px;white-space:nowrap}.level.lc{border-style:dashed}</style>",
          "<h1>framesync matrix</h1><p>%.0f s wall time, %d compositor(s), %d at a time, up to %d re-runs. "
          "Hover a cell for the reason.</p>" % (wall, len(runs), args.jobs, args.reruns)]
     H.append("<h2>Claims and baselines</h2><table><tr><th>compositor<th>wm name<th>composites<th>ready ms"
-             + "".join("<th>%s" % esc(a) for a in CLAIM_ATOMS) + "<th>wall s<th>baseline</tr>")
+             + "".join("<th>%s" % esc(a) for a in CLAIM_ATOMS) + "<th>wall s<th>run<th>baseline</tr>")
     for run in runs:
         cl = claims(run) or {"name": "-", "composites": None, "ready_ms": 0, "supported": set()}
-        H.append("<tr><td>%s<td>%s<td>%s<td>%.0f%s<td>%.0f<td>%s</tr>" % (
+        verdict, reason = bl.run_verdict_of(run)
+        H.append('<tr><td>%s<td>%s<td>%s<td>%.0f%s<td>%.0f<td class="%s-run" title="%s">%s<td>%s</tr>' % (
             esc(run["name"]), esc(cl["name"] or "-"), "yes" if cl["composites"] else "no", cl["ready_ms"] or 0,
             "".join("<td>%s" % ("listed" if a in cl["supported"] else "-") for a in CLAIM_ATOMS), run["wall"],
-            esc(run.get("gate", ""))))
+            esc(verdict), esc(reason), esc(verdict), esc(run.get("gate", ""))))
     H.append("</table>")
+    empty = bl.runs_that_tested_nothing(runs)
+    if empty:
+        H.append("<p>Runs that tested nothing (<code>./run-tests.sh --baseline</code> does not pass such a run without "
+                 "--allow-empty; the baseline column here compares the results only):</p><ul>%s</ul>"
+                 % "".join("<li><b>%s</b>: %s: %s" % (esc(n), esc(w), esc(r)) for n, w, r in empty))
     if missing:
         H.append("<p>Not installed (not run): %s</p>" % esc(", ".join(missing)))
     H.append("<h2>What each compositor implements (probed at start-up)</h2><table><tr><th>compositor<th>profiles"
@@ -315,11 +342,13 @@ def write_html(path, runs, missing, wall, args):
                                                   esc(feats.get(f, ("?", ""))[1]),
                                                   {"present": "yes", "absent": "-"}.get(feats.get(f, ("?",))[0], "?"))
                 for f in FEATURE_COLUMNS)))
-    H.append("</table><h2>Findings: distinct clauses broken, each once</h2><ul>")
+    H.append("</table><h2>Findings: distinct clauses broken, each once, with the level of the clause's keyword</h2><ul>")
     for run in runs:
         found = findings_of(run)
         H.append("<li><b>%s</b>: %s" % (esc(run["name"]), "none" if not found else "; ".join(
-            "<code>%s</code> (%s)" % (esc(f["clause"]), esc(", ".join(f["summary"]))) for f in found)))
+            '<code>%s</code> <span class="level%s" title="%s">%s</span> (%s)'
+            % (esc(f["clause"]), " lc" if f["level"] in ("must", "should") else "", esc(describe_level(f["level"])),
+               esc(level_label(f["level"])), esc(", ".join(f["summary"]))) for f in found)))
     H.append("</ul>")
     H.append("<h2>Results</h2><table><tr><th>case [profile]<th>clause" + "".join("<th>%s" % esc(n) for n in names) + "</tr>")
     for k, (_, cid, prof, clause) in rows_of(runs):

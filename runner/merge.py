@@ -1,6 +1,6 @@
 """Merges the output folders of several runs into one, as if they were one run.
 
-    python3 -m runner.merge [--out DIR] [--cases DIR] RUN-DIR...
+    python3 -m runner.merge [--out DIR] [--cases DIR] [--allow-empty] [--fail-on LEVEL] RUN-DIR...
 
 The runs are shards of one run (./run-tests.sh --shard I/N, e.g. one CI job each), runs of
 different compositors (or clients), or both.  The merged folder has what a run writes:
@@ -14,10 +14,20 @@ or given twice); implementations that ran different case sets.
 
 With one implementation the merged results.json is the unsharded run's, case by case, in the
 canonical order (each shard's k-th case is case k*N+I).  With several, each case also names its
-"compositor" (or "client"), and the reports tell the implementations apart.
+"compositor" (or "client"), and the reports tell the implementations apart.  The probes' crashes
+(probe/FEATURE results) come first; every shard probes, so one crash seen by several shards is
+kept once.
 
-Exit status: 0 merged, 2 refused (the reason on stderr).  Nothing is written outside --out
-(default reports/merged).
+The merged run is judged here, as a whole: each shard was run without the rule for a run that
+tested nothing (one shard may well skip every case of its slice), so runner/runverdict.py decides
+it on each implementation's merged cases and feature table: UNRESOLVED when one tested nothing,
+unless --allow-empty.  The findings carry their levels; --fail-on must|should|any (default any)
+says which levels make the exit status 1.  results.json gets the "run" object, results.tap the
+run line and the findings.
+
+Exit status: 0 merged and green, 1 merged with a finding of a --fail-on level, an UNRESOLVED case
+or an UNRESOLVED run, 2 refused (the reason on stderr).  Nothing is written outside --out (default
+reports/merged).
 """
 import argparse
 import json
@@ -28,9 +38,11 @@ import sys
 
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from runner.framesync import ROOT, PROFILES, write_json_atomic, yaml_quoted, log_prefix_name  # noqa: E402
+from runner.framesync import ROOT, PROFILES, findings_tap, write_json_atomic, yaml_quoted, log_prefix_name  # noqa: E402
+from runner import runverdict  # noqa: E402
+from runner.terms import FAIL_ON  # noqa: E402
 from spectools import interop as intermod  # noqa: E402
-from reports.common import findings  # noqa: E402
+from reports.common import findings, parse_clauses  # noqa: E402
 
 RESULT_RE = re.compile(r"^(not )?ok (\d+)(.*)$")
 ID_RE = re.compile(r"^ - (\S+) \[([^\]]+)\]")
@@ -128,9 +140,32 @@ def group_runs(runs):
     return groups
 
 
+def is_incident(case):
+    """A probe's crash (probe/FEATURE): a result of the run's probing, not a case of the selection."""
+    return case.get("id", "").startswith("probe/")
+
+
+def incidents_of(key, runs):
+    """The probes' crashes of one implementation, [(case, run)], each (id, profile) once: every
+    shard probes the compositor, and the same crash seen twice is one result of the merged run."""
+    out, seen = [], set()
+    for r in sorted(runs, key=lambda r: r.shard or (0, 0)):
+        for c in r.doc["cases"]:
+            k = (c.get("id"), c.get("profile"))
+            if is_incident(c) and r.key_of(c) == key and k not in seen:
+                seen.add(k)
+                out.append((c, r))
+    return out
+
+
 def order_cases(key, runs, label):
-    """The cases of one implementation in the canonical order: [(case, run)].  Raises MergeError
-    on shards that do not fit together."""
+    """The cases of one implementation in the canonical order, after its probes' crashes:
+    [(case, run)].  Raises MergeError on shards that do not fit together."""
+    return incidents_of(key, runs) + order_selected(key, runs, label)
+
+
+def order_selected(key, runs, label):
+    """The selected cases (no probe's crash) of one implementation in the canonical order."""
     sharded = [r for r in runs if r.shard]
     if sharded:
         whole = [r for r in runs if not r.shard]
@@ -162,12 +197,12 @@ def order_cases(key, runs, label):
                 "are" if len(missing) > 1 else "is", ", ".join(r.folder for r in sharded)))
         placed = {}
         for r in sharded:
-            mine = [c for c in r.doc["cases"] if r.key_of(c) == key]
+            mine = [c for c in r.doc["cases"] if r.key_of(c) == key and not is_incident(c)]
             for k, c in enumerate(mine):
                 placed[k * n + r.shard[0]] = (c, r)
         ordered = [placed[i] for i in sorted(placed)]
     else:
-        ordered = [(c, r) for r in runs for c in r.doc["cases"] if r.key_of(c) == key]
+        ordered = [(c, r) for r in runs for c in r.doc["cases"] if r.key_of(c) == key and not is_incident(c)]
         if len(runs) > 1:   # several whole runs of one implementation: by profile, then case file
             ordered.sort(key=lambda cr: (PROFILES.index(cr[0].get("profile")) if cr[0].get("profile") in PROFILES else 9,
                                          re.sub(r":\d+$", "", cr[0].get("file") or cr[0].get("id", ""))))
@@ -182,7 +217,8 @@ def order_cases(key, runs, label):
 
 
 def check_same_cases(ordered_by_impl, labels):
-    sets = {k: {(c.get("id"), c.get("profile")) for c, _ in v} for k, v in ordered_by_impl.items()}
+    # a probe's crash is the compositor's, not a case: implementations differ in them
+    sets = {k: {(c.get("id"), c.get("profile")) for c, _ in v if not is_incident(c)} for k, v in ordered_by_impl.items()}
     keys = list(sets)
     for k in keys[1:]:
         if sets[k] != sets[keys[0]]:
@@ -201,15 +237,25 @@ def slug(text):
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")[:60] or "impl"
 
 
+def log_place(case):
+    """Where a result's logs are in a run's logs/, and how their names begin: PROFILE/ and
+    basic-value-nonzero. for a case; probes/PROFILE/ and hold-map. for a probe's crash (its log
+    is hold-map.crashed.log, beside the probe's own runs)."""
+    if is_incident(case):
+        return os.path.join("probes", case.get("profile", "")), case["id"].split("/", 1)[1] + "."
+    return case.get("profile", ""), log_prefix_name(case.get("id", "")) + "."
+
+
 def copy_logs(case, run, out, sub):
-    """The case's log files into OUT/logs/[sub/]PROFILE/; -> the new path of its main log."""
+    """The case's log files into OUT/logs/[sub/]PROFILE/ (a probe's crash: .../probes/PROFILE/);
+    -> the new path of its main log."""
     log = case.get("log")
     if not log:
         return log
-    src_dir = os.path.join(run.folder, "logs", case.get("profile", ""))
-    dst_dir = os.path.join(out, "logs", *([sub] if sub else []), case.get("profile", ""))
+    folder, stem = log_place(case)
+    src_dir = os.path.join(run.folder, "logs", folder)
+    dst_dir = os.path.join(out, "logs", *([sub] if sub else []), folder)
     os.makedirs(dst_dir, exist_ok=True)
-    stem = log_prefix_name(case.get("id", "")) + "."
     if os.path.isdir(src_dir):
         for name in os.listdir(src_dir):
             if name.startswith(stem):
@@ -244,8 +290,10 @@ def merged_compositors(runs):
     return out
 
 
-def tap_text(entries, multi, labels):
-    """entries: [(case, run, key, new log path)] in order."""
+def tap_text(entries, multi, labels, doc, verdict):
+    """entries: [(case, run, key, new log path)] in order; doc: the merged results, for its
+    findings; verdict: the merged run's (runverdict.decide).  The summary is the runner's: the
+    run line, the findings with their levels, the counts."""
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0, "UNRESOLVED": 0}
     lines = ["TAP version 13", "1..%d" % len(entries)]
     seen_comments = set()
@@ -276,6 +324,8 @@ def tap_text(entries, multi, labels):
             if c.get("log") and new_log:
                 y = y.replace(yaml_quoted(c["log"])[1:-1], yaml_quoted(new_log)[1:-1])
             lines.append(y)
+    summary = (runverdict.summary_line(verdict) or "") + findings_tap(doc["findings"])
+    lines += summary.splitlines()
     lines.append("# framesync: %d passed, %d failed, %d skipped, %d unresolved"
                  % (counts["PASS"], counts["FAIL"], counts["SKIP"], counts["UNRESOLVED"]))
     return "\n".join(lines) + "\n"
@@ -298,13 +348,13 @@ def write_reports(out, doc, multi, labels, cases_dir, interop):
     from reports import html, junit, common
     from spectools import annotate, catalog
     shown = display_doc(doc, labels) if multi else doc
-    tree = junit.build(shown, out)
+    clauses_path = os.path.join(cases_dir, "clauses.txt")
+    tree = junit.build(shown, out, common.parse_clauses(clauses_path))   # the levels of results without them
     import xml.etree.ElementTree as ET
     ET.indent(tree, space="  ")
     tree.write(os.path.join(out, "junit.xml"), encoding="UTF-8", xml_declaration=True)
     with open(os.path.join(out, "junit.xml"), "a", encoding="utf-8") as f:
         f.write("\n")
-    clauses_path = os.path.join(cases_dir, "clauses.txt")
     page = html.render(shown, common.parse_clauses(clauses_path), out, out)
     with open(os.path.join(out, "index.html"), "w", encoding="utf-8") as f:
         f.write(page)
@@ -316,7 +366,25 @@ def write_reports(out, doc, multi, labels, cases_dir, interop):
         f.write(annotate.render_interop_page(interop, clauses))
 
 
-def merge(folders, out, cases_dir):
+def judge(ordered, groups, labels, catalog, allow_empty=False, fail_on="any"):
+    """The merged run's verdict (runverdict.decide's shape): the rule of a whole run applied to
+    each implementation's merged cases and feature tables, so that one compositor that tested
+    nothing is not hidden by another that did; the reasons name the implementation when there are
+    several."""
+    reasons, status = [], 0
+    for k, items in ordered.items():
+        cases = [c for c, _ in items]
+        v = runverdict.decide({"cases": cases, "features": merged_features(groups[k]),
+                               "findings": findings(cases, catalog)}, allow_empty=allow_empty, fail_on=fail_on)
+        if v["reason"]:
+            reasons.append(("%s: %s" % (labels[k], v["reason"])) if len(ordered) > 1 else v["reason"])
+        status = max(status, v["exit_status"])
+    reason = "; and ".join(reasons)
+    return {"verdict": "UNRESOLVED" if reason and not allow_empty else "complete", "reason": reason,
+            "exit_status": status, "accepted": bool(reason) and allow_empty}
+
+
+def merge(folders, out, cases_dir, allow_empty=False, fail_on="any"):
     runs = [Run(f) for f in folders]
     if os.path.abspath(out) in [os.path.abspath(f) for f in folders]:
         raise MergeError("--out %s is one of the inputs" % out)
@@ -357,19 +425,22 @@ def merge(folders, out, cases_dir):
                     (slug(labels[r.key_of(r.doc["cases"][0])]) + "-") if multi and r.doc["cases"] else "", tag, name)))
     statuses = ["%s: %s" % (r.folder, r.doc.get("status")) for r in runs if r.doc.get("status") != "complete"]
     selections = [r.selection for r in runs if r.selection]
+    catalog = parse_clauses(os.path.join(cases_dir, "clauses.txt"))   # the levels of results without them
+    verdict = judge(ordered, groups, labels, catalog, allow_empty, fail_on)
     doc = {"format": "framesync-results-1",
            "started": min((r.doc.get("started") or "") for r in runs),
            "status": "complete" if not statuses else "; ".join(statuses),
+           "run": {k: verdict[k] for k in ("verdict", "reason", "exit_status")},
            "wall_ms": max(float(r.doc.get("wall_ms") or 0) for r in runs),
            "compositors": merged_compositors(runs), "features": merged_features(runs),
-           "findings": findings(cases), "cases": cases}
+           "findings": findings(cases, catalog), "cases": cases}
     if selections and len(selections) == len(runs) and not multi:
         doc["selection"] = {"cases": selections[0].get("cases"), "digest": selections[0].get("digest"), "shard": None}
     if len({(s.get("cases"), s.get("digest")) for s in selections}) == 1 and multi:
         doc["selection"] = {"cases": selections[0].get("cases"), "digest": selections[0].get("digest"), "shard": None}
     write_json_atomic(os.path.join(out, "results.json"), doc)
     with open(os.path.join(out, "results.tap"), "w", encoding="utf-8") as f:
-        f.write(tap_text(entries, multi, labels))
+        f.write(tap_text(entries, multi, labels, doc, verdict))
     refs = None
     try:
         from spectools import catalog
@@ -387,10 +458,16 @@ def main(argv=None):
     ap.add_argument("--out", default=os.path.join(ROOT, "reports", "merged"),
                     help="where the merged run goes (default reports/merged)")
     ap.add_argument("--cases", default=os.path.join(ROOT, "cases"), help="the case folder (for the clause catalog)")
+    ap.add_argument("--allow-empty", action="store_true",
+                    help="exit 0 even when an implementation tested nothing (every case skipped, or protocol atoms "
+                         "listed and none of the protocol seen)")
+    ap.add_argument("--fail-on", choices=FAIL_ON, default="any",
+                    help="which findings make the exit status 1: must (MUST/must and defects), should (also "
+                         "SHOULD/should) or any (the default, implied requirements too)")
     a = ap.parse_args(argv)
     try:
         os.makedirs(a.out, exist_ok=True)
-        doc, runs, groups = merge(a.folders, a.out, a.cases)
+        doc, runs, groups = merge(a.folders, a.out, a.cases, a.allow_empty, a.fail_on)
     except MergeError as e:
         sys.stderr.write("runner.merge: refused: %s\n" % e)
         return 2
@@ -404,7 +481,9 @@ def main(argv=None):
           "%s/{results.json,results.tap,junit.xml,index.html,interop.html}"
           % (len(runs), len(groups), len(doc["cases"]), counts.get("PASS", 0), counts.get("FAIL", 0),
              counts.get("SKIP", 0), counts.get("UNRESOLVED", 0), a.out))
-    return 0
+    verdict = runverdict.recorded(doc)
+    sys.stdout.write((runverdict.summary_line(verdict) or "") + findings_tap(doc["findings"]))
+    return verdict["exit_status"]
 
 
 if __name__ == "__main__":

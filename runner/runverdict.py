@@ -36,3 +36,23 @@ def summary_line(v):
     if not v["reason"]:
         return None
     return "# run: %s%s\n" % ("accepted by --allow-empty: " if v["accepted"] else "UNRESOLVED: ", v["reason"])
+
+
+def recorded(doc):
+    """The verdict a results.json records (its "run" object, with "accepted": a run that has a
+    reason and is still complete was accepted by --allow-empty), or None: a file older than the
+    run verdict, or one whose run did not end."""
+    run = doc.get("run")
+    if not isinstance(run, dict) or not run.get("verdict"):
+        return None
+    return dict(run, reason=run.get("reason") or "",
+                accepted=bool(run.get("reason")) and run.get("verdict") != "UNRESOLVED")
+
+
+def unresolved(doc, allow_empty=False):
+    """The reason a recorded run is UNRESOLVED, or "" (complete, accepted, or not recorded).
+    allow_empty: --allow-empty given after the run (to a gate that reads its results.json)."""
+    v = recorded(doc)
+    if not v or v["verdict"] != "UNRESOLVED" or allow_empty:
+        return ""
+    return v["reason"] or "the run is UNRESOLVED"

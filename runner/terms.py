@@ -60,6 +60,13 @@ def describe_level(level):
     return LEVEL_TEXT.get(level, level)
 
 
+def level_label(level):
+    """A level in a few words, for a badge or a table cell: "MUST", "SHOULD", "implied",
+    "defect", and "lowercase must" / "lowercase should", since a reader who sees a bare "should"
+    beside a "SHOULD" cannot tell that one of them is not RFC 2119 normative as written."""
+    return "lowercase " + level if level in ("must", "should") else level
+
+
 def level_fails(level, fail_on):
     """Does a finding of this level make the exit status 1 under --fail-on?"""
     if fail_on == "must":

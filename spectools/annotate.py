@@ -6,7 +6,8 @@ import re
 
 from . import coverage as covmod
 from . import sentences as sentmod
-from .interop import WORDING_COLUMNS
+from .interop import WORDING_COLUMNS, clause_level
+from runner.terms import describe_level, level_label
 
 esc = html.escape
 
@@ -47,6 +48,12 @@ table.layout td:first-child { font-family: ui-monospace, monospace; white-space:
 .lint li { font: 12.5px ui-monospace, monospace; }
 .diff td { width: 33%; font-size: 13px; } .why { color: #566573; font-size: 12px; margin-top: 4px; }
 .empty { color: #7f8c8d; font-style: italic; }
+.level { display: inline-block; border: 1px solid; border-radius: 3px; padding: 0 5px; font-size: 11px; font-weight: 600;
+         white-space: nowrap; }
+.lv-must { background: #922b21; border-color: #922b21; color: #fff; }
+.lv-should { background: #b9770e; border-color: #b9770e; color: #fff; }
+.lv-must-lc { color: #922b21; border-style: dashed; } .lv-should-lc { color: #9c640c; border-style: dashed; }
+.lv-implied { color: #566573; border-color: #aab7b8; background: #f4f6f7; }
 """
 
 
@@ -138,6 +145,26 @@ def ops_html(ops):
                                                               "del" if op == "-" else "ins") for op, t in ops)
 
 
+LEVEL_CLASS = {"MUST": "lv-must", "SHOULD": "lv-should", "must": "lv-must-lc", "should": "lv-should-lc"}
+
+
+def level_html(clause):
+    """The clause's level as a badge (dashed: lowercase, not normative as written), and its keyword
+    when that says more (MUST NOT, MAY)."""
+    level = clause_level(clause)
+    keyword = clause.get("keyword")
+    return '<span class="level %s" title="%s">%s</span>%s' % (
+        LEVEL_CLASS.get(level, "lv-implied"), esc(describe_level(level)), esc(level_label(level)),
+        (" " + esc(keyword)) if keyword and keyword not in (level, "implied") else "")
+
+
+def risk_html(interop, clauses):
+    """The at-risk clauses, each with its level and how many implementations pass it."""
+    by_id = {c.id: c for c in clauses}
+    return "<ul>%s</ul>" % "".join('<li><a href="#clause-%s"><code>%s</code></a> %s: %d</li>' % (
+        esc(cid), esc(cid), level_html(by_id[cid]), n) for cid, n in interop.at_risk(clauses))
+
+
 def interop_html(interop, clauses, cov):
     if interop is None or not interop.impls:
         return '<p class="empty">No results given: add <code>--results DIR</code> (a run\'s --out folder, a results.json, or a folder of them) for each implementation.</p>'
@@ -168,8 +195,8 @@ def interop_html(interop, clauses, cov):
         if cov and cov.matches.get(c.id) and cov.matches[c.id].units:
             u = cov.matches[c.id].units[0]
             in_text = '<a href="#u-%s">%s</a>' % (esc(u.id.replace("/", "-")), esc(u.id))
-        rows.append('<tr id="clause-%s"><td><code>%s</code><div class="meta">%s %s</div></td>%s%s<td>%d%s</td></tr>' % (
-            esc(c.id), esc(c.id), esc(c.get("keyword")), esc(c.get("binds")),
+        rows.append('<tr id="clause-%s"><td><code>%s</code><div class="meta">%s &middot; binds %s</div></td>%s%s<td>%d%s</td></tr>' % (
+            esc(c.id), esc(c.id), level_html(c), esc(c.get("binds")),
             "<td>%s</td>" % in_text if cov else "", "".join(tds), n,
             ' <span class="risk">at risk</span>' if risk else ""))
     return ('<table><tr><th>clause</th>%s%s<th>implementations passing</th></tr>%s</table>'
@@ -285,9 +312,7 @@ def render(report):
     h.append(interop_html(interop, report.clauses, cov))
     h.append('<h2 id="risk">At risk: passed by fewer than two implementations</h2>')
     if interop and interop.impls:
-        risk = interop.at_risk(report.clauses)
-        h.append("<ul>%s</ul>" % "".join('<li><a href="#clause-%s"><code>%s</code></a>: %d</li>' % (esc(cid), esc(cid), n)
-                                          for cid, n in risk))
+        h.append(risk_html(interop, report.clauses))
     else:
         h.append('<p class="empty">No results given.</p>')
     h.append('<h2 id="wording">Which wording each implementation follows</h2>')
@@ -309,7 +334,6 @@ def render_interop_page(interop, clauses):
         "<code>./run-tests.sh --spec wm-spec.xml --results THIS-FOLDER</code>.</p>" % esc(files),
         interop_html(interop, clauses, None),
         '<h2 id="risk">At risk: passed by fewer than two implementations</h2>',
-        "<ul>%s</ul>" % "".join('<li><a href="#clause-%s"><code>%s</code></a>: %d</li>' % (esc(c), esc(c), n)
-                                for c, n in interop.at_risk(clauses)) if interop and interop.impls else "",
+        risk_html(interop, clauses) if interop and interop.impls else "",
         '<h2 id="wording">Which wording each implementation follows</h2>', wording_html(interop),
         "</body></html>\n"])

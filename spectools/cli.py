@@ -231,7 +231,8 @@ def to_json(r):
         doc["interop"] = {"implementations": [{"key": k, "label": im.label, "kind": im.kind}
                                               for k, im in r.interop.impls.items()],
                           "cells": {cl: {k: v[0] for k, v in d.items()} for cl, d in cells.items()},
-                          "at_risk": [{"clause": c, "passes": n} for c, n in r.interop.at_risk(r.clauses)]}
+                          "at_risk": [{"clause": c, "passes": n} for c, n in r.interop.at_risk(r.clauses)],
+                          "levels": {c.id: intermod.clause_level(c) for c in r.clauses if c.id in cells}}
     return doc
 
 

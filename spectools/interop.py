@@ -12,17 +12,26 @@ clause; a client-initiated case that failed while its interactive/ variant passe
 skip, see trigger_only).  A clause's cell for one implementation: fail if any case failed it, else unresolved if
 any was unresolved, else pass if any passed, else skip.  A testable clause that fewer than two
 implementations pass is "at risk" (the W3C's two-implementations rule).  The reference compositor
-(fake-wm) is shown but not counted: it is built to pass every clause.
+(fake-wm) is shown but not counted: it is built to pass every clause.  Each clause is shown with
+its level (clause_level: the keyword's, as the harness files a finding under it), so that a fail
+of a MUST and of a lowercase should are not read alike.
 """
 import json
 import os
 import re
 
 from . import catalog as catmod
+from runner.terms import level_of_keyword
 
 PROFILES = catmod.PROFILES
 ORDER = {"fail": 0, "unresolved": 1, "pass": 2, "skip": 3}
 VERDICT_CELL = {"PASS": "pass", "FAIL": "fail", "SKIP": "skip", "UNRESOLVED": "unresolved"}
+
+
+def clause_level(clause):
+    """A catalog clause's level (runner/terms.py): MUST, SHOULD, must, should (lowercase),
+    implied; a permission (MAY) binds nothing by itself and is implied too."""
+    return level_of_keyword(clause.get("keyword"))
 
 
 class ResultsError(Exception):

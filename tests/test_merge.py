@@ -2,6 +2,8 @@
 (same verdicts, same TAP, same JUnit and HTML report, case by case), and inconsistent inputs are
 refused with the folders named.  The first tests use made-up run folders (no X); the last runs a
 few cases against fake-wm (built binaries and Xvfb), once whole and once in 3 shards."""
+import contextlib
+import io
 import json
 import os
 import re
@@ -26,21 +28,41 @@ CANON = [("basic/a", "ewmh-1.5"), ("basic/b", "ewmh-1.5"), ("basic/a", "draft-20
          ("ext/c", "draft-2011")]
 
 
-def fake_run(folder, cases, command="wm --replace", name="WM", shard=None, digest="d1", total=5, started=True):
-    """A run folder as the runner writes it: results.json (with the selection) and results.tap."""
+def default_verdict(cid):
+    return "FAIL" if cid == "basic/b" else "PASS"
+
+
+def fake_run(folder, cases, command="wm --replace", name="WM", shard=None, digest="d1", total=5, started=True,
+             verdict_of=default_verdict, level=None, incidents=()):
+    """A run folder as the runner writes it: results.json (with the selection) and results.tap.
+    level: the harness's "level" on each FAIL (None: none, as in older files); incidents: ids of
+    probes during which the compositor crashed (probe/FEATURE results, before the cases)."""
     os.makedirs(os.path.join(folder, "logs"), exist_ok=True)
+    found = [{"id": cid, "profile": p, "clauses": ["ewmh-1.5/basic/value-nonzero"], "verdict": verdict_of(cid),
+              "reason": "x" if verdict_of(cid) != "PASS" else "", "file": "/c/%s.case:1" % cid, "log": ""}
+             for cid, p in cases]
+    for c in found:
+        if c["verdict"] == "FAIL" and level:
+            c.update(failed_clause=c["clauses"][0], level=level)
+    crashes = [{"id": pid, "profile": "ewmh-1.5", "clauses": [], "verdict": "FAIL", "failed_clause": "compositor/crash",
+                "level": "defect", "reason": "exited", "file": "/c/probes/x.probe:1",
+                "log": os.path.join(folder, "logs", "probes", "ewmh-1.5", pid[len("probe/"):] + ".crashed.log")}
+               for pid in incidents]
+    for c in crashes:   # the runner copies the probes' logs into logs/probes/PROFILE/
+        os.makedirs(os.path.dirname(c["log"]), exist_ok=True)
+        with open(c["log"], "w") as f:
+            f.write("case: %s\n" % c["id"])
+    cases = [(c["id"], c["profile"]) for c in crashes] + list(cases)
     doc = {"format": "framesync-results-1", "started": "2026-01-01T00:00:00Z", "status": "complete", "wall_ms": 5.0,
            "selection": {"cases": total, "digest": digest, "shard": shard},
            "compositors": [{"profile": "ewmh-1.5", "command": command, "name": name, "supported": []}] if started else [],
-           "cases": [{"id": cid, "profile": p, "clauses": ["ewmh-1.5/basic/value-nonzero"],
-                      "verdict": "FAIL" if cid == "basic/b" else "PASS", "reason": "x" if cid == "basic/b" else "",
-                      "file": "/c/%s.case:1" % cid, "log": ""} for cid, p in cases]}
+           "cases": crashes + found}
     with open(os.path.join(folder, "results.json"), "w") as f:
         json.dump(doc, f)
     tap = ["TAP version 13", "1..%d" % len(cases)]
-    for n, (cid, p) in enumerate(cases, 1):
-        tap.append("%sok %d - %s [%s]" % ("not " if cid == "basic/b" else "", n, cid, p))
-        if cid == "basic/b":
+    for n, c in enumerate(doc["cases"], 1):
+        tap.append("%sok %d - %s [%s]" % ("not " if c["verdict"] == "FAIL" else "", n, c["id"], c["profile"]))
+        if c["verdict"] == "FAIL":
             tap += ["  ---", "  verdict: FAIL", "  ..."]
     with open(os.path.join(folder, "results.tap"), "w") as f:
         f.write("\n".join(tap) + "\n")
@@ -99,10 +121,92 @@ class MadeUp(unittest.TestCase):
         doc, _, groups = merge.merge([a, b], self.out, os.path.join(ROOT, "cases"))
         self.assertEqual(len(groups), 2)
         self.assertEqual([c["compositor"] for c in doc["cases"]], ["wm-a"] * 5 + ["wm-b"] * 5)
+        with open(os.path.join(self.out, "index.html")) as f:   # each finding's links reach the cards
+            page = f.read()
+        findings = page[page.index('<ol class="findings">'):page.index("</ol>")]
+        links = re.findall(r'href="#([^"]+)"', findings)
+        self.assertEqual(len(links), 4)
+        self.assertEqual([l for l in links if 'id="%s"' % l not in page], [])
         short = fake_run(os.path.join(self.dir, "c"), CANON[:4], command="wm-c", name="C", total=4, digest="d3")
         msg = self.refused([a, short])
         self.assertIn("the implementations ran different case sets: A has 5 cases, C has 4 "
                       "(ext/c [draft-2011] only in A)", msg)
+
+    def main(self, folders, *options):
+        """runner.merge's command line -> (exit status, its output, the merged results.json)."""
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = merge.main(["--out", self.out] + list(options) + folders)
+        with open(os.path.join(self.out, "results.json")) as f:
+            return rc, out.getvalue(), json.load(f)
+
+    def test_findings_levels_and_run_verdict(self):
+        rc, text, doc = self.main(self.shards())   # the FAILs carry no level: the catalog's MUST NOT
+        self.assertEqual(rc, 1)
+        self.assertEqual([(f["clause"], f["level"]) for f in doc["findings"]], [("ewmh-1.5/basic/value-nonzero", "MUST")])
+        self.assertEqual(doc["run"], {"verdict": "complete", "reason": "", "exit_status": 1})
+        line = "#   ewmh-1.5/basic/value-nonzero (MUST): basic/b [ewmh-1.5, draft-2011]\n"
+        self.assertIn(line, text)
+        with open(os.path.join(self.out, "results.tap")) as f:
+            tap = f.read()
+        self.assertIn("# findings: 1 clause broken (each FAIL is filed under the clause of the check that failed)\n"
+                      + line + "# framesync: 3 passed, 2 failed, 0 skipped, 0 unresolved\n", tap)
+        with open(os.path.join(self.out, "index.html")) as f:
+            self.assertIn('<span class="level lv-must" title="MUST">MUST</span>', f.read())
+        with open(os.path.join(self.out, "junit.xml")) as f:
+            self.assertIn('<failure message="[MUST] x" type="MUST">', f.read())
+
+    def test_fail_on(self):
+        shards = self.shards(level="should")
+        self.assertEqual(self.main(shards)[0], 1)
+        self.assertEqual(self.main(shards, "--fail-on", "should")[0], 1)
+        rc, text, doc = self.main(shards, "--fail-on", "must")   # a lowercase should does not fail the run
+        self.assertEqual((rc, doc["run"]["exit_status"]), (0, 0))
+        self.assertIn("(should: lowercase, not RFC 2119 normative as written)", text)
+
+    def test_a_merged_run_that_tested_nothing(self):
+        # each shard alone is accepted (the runner skips the rule for a single --shard); together
+        # they skipped every case
+        shards = self.shards(verdict_of=lambda cid: "SKIP")
+        rc, text, doc = self.main(shards)
+        reason = "nothing was tested: every one of the 5 cases was skipped"
+        self.assertEqual((rc, doc["run"]["verdict"], doc["run"]["exit_status"]), (1, "UNRESOLVED", 1))
+        self.assertTrue(doc["run"]["reason"].startswith(reason), doc["run"])
+        self.assertIn("# run: UNRESOLVED: " + reason, text)
+        with open(os.path.join(self.out, "results.tap")) as f:
+            self.assertIn("# run: UNRESOLVED: " + reason, f.read())
+        with open(os.path.join(self.out, "index.html")) as f:
+            self.assertIn('<b>Run UNRESOLVED</b>: ' + reason, f.read())
+        rc, text, doc = self.main(shards, "--allow-empty")
+        self.assertEqual((rc, doc["run"]["verdict"]), (0, "complete"))
+        self.assertIn("# run: accepted by --allow-empty: " + reason, text)
+
+    def test_one_implementation_that_tested_nothing_is_named(self):
+        a = fake_run(os.path.join(self.dir, "a"), CANON, command="wm-a", name="A")
+        b = fake_run(os.path.join(self.dir, "b"), CANON, command="wm-b", name="B", verdict_of=lambda cid: "SKIP")
+        rc, _, doc = self.main([a, b])
+        self.assertEqual((rc, doc["run"]["verdict"]), (1, "UNRESOLVED"))
+        self.assertTrue(doc["run"]["reason"].startswith("B: nothing was tested"), doc["run"])
+
+    def test_probe_crashes_come_first_once(self):
+        # every shard probes: two saw the same crash, one another
+        s = [fake_run(os.path.join(self.dir, "s%d" % i), CANON[i::3], shard="%d/3" % i,
+                      incidents=[["probe/hold-map"], ["probe/hold-map", "probe/fences"], []][i]) for i in range(3)]
+        doc, _, _ = merge.merge(s, self.out, os.path.join(ROOT, "cases"))
+        self.assertEqual([(c["id"], c["profile"]) for c in doc["cases"]],
+                         [("probe/hold-map", "ewmh-1.5"), ("probe/fences", "ewmh-1.5")] + CANON)
+        self.assertEqual([(f["clause"], f["level"], f["count"]) for f in doc["findings"]],
+                         [("compositor/crash", "defect", 2), ("ewmh-1.5/basic/value-nonzero", "MUST", 2)])
+        with open(os.path.join(self.out, "results.tap")) as f:
+            self.assertIn("1..7\nnot ok 1 - probe/hold-map [ewmh-1.5]\n", f.read())
+        crash = doc["cases"][0]   # its log came along, where a run keeps a probe's
+        self.assertEqual(crash["log"], os.path.join(self.out, "logs", "probes", "ewmh-1.5", "hold-map.crashed.log"))
+        self.assertTrue(os.path.exists(crash["log"]))
+        # a crash is the compositor's: another implementation without it ran the same cases
+        a = fake_run(os.path.join(self.dir, "a"), CANON, command="wm-a", name="A", incidents=["probe/hold-map"])
+        b = fake_run(os.path.join(self.dir, "b"), CANON, command="wm-b", name="B")
+        doc, _, _ = merge.merge([a, b], self.out, os.path.join(ROOT, "cases"))
+        self.assertEqual(len(doc["cases"]), 11)
 
 
 def have_x():

@@ -249,7 +249,10 @@ class JUnit(unittest.TestCase):
         tcs = {(tc.get("name")): tc for tc in self.tree.getroot().iter("testcase")}
         self.assertEqual(list(tcs["basic/value"]), [])
         failure = tcs["basic/value-nonzero"].find("failure")
-        self.assertTrue(failure.get("message").startswith("req.value = 0; wanted req.value != 0"))
+        # no level in the results: the catalog's keyword (MUST NOT) gives it
+        self.assertTrue(failure.get("message").startswith("[MUST] req.value = 0; wanted req.value != 0"))
+        self.assertEqual(failure.get("type"), "MUST")
+        self.assertIn("level:       MUST\n", failure.text)
         self.assertNotIn("\x1b", failure.get("message"))
         for wanted in ("ewmh-1.5/basic/value-nonzero", "expected:    req.value != 0", "observed:    req.value = 0",
                        "/w/cases/basic/value-nonzero.case:15",
@@ -408,6 +411,126 @@ class Html(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         with open(out) as f:
             self.assertIn("No case failed", f.read())
+
+
+def levels_sample(tmp, run=None):
+    """results.json with a FAIL of each kind of level (the harness's "level", and one without it
+    whose level comes from the catalog), a probe's crash (probe/FEATURE, no clauses of its own)
+    and the run object `run`; returns its path."""
+    os.makedirs(os.path.join(tmp, "logs", "probes", "ewmh-1.5"), exist_ok=True)
+    crash_log = os.path.join(tmp, "logs", "probes", "ewmh-1.5", "hold-map.crashed.log")
+    with open(crash_log, "w") as f:
+        f.write(TIMELINE)
+    base = {"profile": "ewmh-1.5", "description": "", "file": "/w/cases/x.case:1", "step": "", "expected": "",
+            "observed": "", "log": "", "checks_run": 1, "checks": 1, "duration_ms": 1.0}
+    cases = [
+        dict(base, id="probe/hold-map", clauses=[], verdict="FAIL", failed_clause="compositor/crash", level="defect",
+             reason="the compositor under test exited with status 137", log=crash_log),
+        dict(base, id="basic/value-nonzero", clauses=["ewmh-1.5/basic/value-nonzero"], verdict="FAIL",
+             reason="req.value = 0"),   # no failed_clause, no level: an older file; the catalog says MUST NOT
+        dict(base, id="extended/even-value", profile="draft-2011", clauses=["draft-2011/extended/even-value"],
+             verdict="FAIL", failed_clause="draft-2011/extended/even-value", level="should", reason="odd"),
+        dict(base, id="basic/value", clauses=["ewmh-1.5/basic/value-nonzero"], verdict="PASS"),
+        dict(base, id="drawn/x", profile="draft-2011", clauses=["draft-2011/drawn/x"], verdict="UNRESOLVED",
+             reason="fake client A died"),
+    ]
+    doc = {"format": "framesync-results-1", "started": "2026-12-03T07:50:11Z", "status": "complete",
+           "wall_ms": 10.0, "compositors": [], "cases": cases}
+    if run:
+        doc["run"] = run
+    path = os.path.join(tmp, "results.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    with open(os.path.join(tmp, "clauses.txt"), "w") as f:
+        f.write(CLAUSES)
+    return path
+
+
+UNRESOLVED_RUN = {"verdict": "UNRESOLVED", "exit_status": 1,
+                  "reason": "the compositor lists _NET_WM_SYNC_REQUEST and was seen doing none of the protocol"}
+
+
+class Levels(unittest.TestCase):
+    """The level of each finding and failing case, and the run's verdict, in junit.xml and index.html."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def page(self, run=None):
+        path = html_report.write(levels_sample(self.tmp, run), clauses_path=os.path.join(self.tmp, "clauses.txt"))
+        with open(path, encoding="utf-8") as f:
+            page = f.read()
+        p = PageParser()
+        p.feed(page)
+        p.close()
+        self.assertEqual((p.errors, p.stack), ([], []))
+        self.assertEqual(len(p.ids), len(set(p.ids)), "duplicate ids")
+        return page
+
+    def test_findings_carry_levels(self):
+        found = common.load_results(levels_sample(self.tmp), common.parse_clauses(
+            os.path.join(self.tmp, "clauses.txt")))["findings"]
+        self.assertEqual([(f["clause"], f["level"]) for f in found],
+                         [("compositor/crash", "defect"), ("ewmh-1.5/basic/value-nonzero", "MUST"),
+                          ("draft-2011/extended/even-value", "should")])
+
+    def test_junit_type_and_message(self):
+        tree = ET.parse(junit.write(levels_sample(self.tmp, UNRESOLVED_RUN),
+                                    clauses_path=os.path.join(self.tmp, "clauses.txt")))
+        fails = {tc.get("name"): tc.find("failure") for tc in tree.getroot().iter("testcase")
+                 if tc.find("failure") is not None}
+        self.assertEqual({k: (f.get("type"), f.get("message")) for k, f in fails.items()},
+                         {"probe/hold-map": ("defect", "[defect] the compositor under test exited with status 137"),
+                          "basic/value-nonzero": ("MUST", "[MUST] req.value = 0"),
+                          "extended/even-value": ("should", "[lowercase should] odd")})
+        self.assertIn("level:       should: lowercase, not RFC 2119 normative as written", fails["extended/even-value"].text)
+        error = next(tc.find("error") for tc in tree.getroot().iter("testcase") if tc.find("error") is not None)
+        self.assertEqual(error.get("type"), "UNRESOLVED")
+        for suite in tree.getroot().findall("testsuite"):
+            props = {p.get("name"): p.get("value") for p in suite.iter("property")}
+            self.assertEqual((props["run.verdict"], props["run.reason"]), ("UNRESOLVED", UNRESOLVED_RUN["reason"]))
+
+    def test_html_badges(self):
+        page = self.page()
+        findings = page[page.index('<ol class="findings">'):page.index("</ol>")]
+        self.assertEqual(re.findall(r'<span class="level (lv-[\w-]+)" title="([^"]*)">([^<]*)</span>', findings),
+                         [("lv-defect", "defect: the compositor crashed or hung", "defect"),
+                          ("lv-must", "MUST", "MUST"),
+                          ("lv-should-lc", "should: lowercase, not RFC 2119 normative as written", "lowercase should")])
+        self.assertIn('Findings (3) <span class="meta">by level: 1 defect, 1 MUST, 1 lowercase should</span>', page)
+        # each failing card says its level; the UNRESOLVED one has none
+        cards = re.findall(r'<h3><span class="badge (\w+)">\w+</span> (?:<span class="level (lv-[\w-]+)")?', page)
+        self.assertEqual(cards, [("FAIL", "lv-defect"), ("FAIL", "lv-must"), ("FAIL", "lv-should-lc"), ("UNRESOLVED", "")])
+        self.assertIn("<dt>level</dt><dd>should: lowercase, not RFC 2119 normative as written</dd>", page)
+        self.assertNotIn("run-banner", page.split("</style>", 1)[1])   # no run object: no banner
+
+    def test_probe_crash_card(self):
+        page = self.page()
+        card = page[page.index('id="case-ewmh-1-5-probe-hold-map"'):]
+        card = card[:card.index("</article>")]
+        self.assertIn("<code>compositor/crash</code>", card)
+        self.assertIn("the compositor under test crashed", card)       # the pseudo-clause's wording
+        self.assertNotIn("also checks", card)                          # it has no clause of its own
+        self.assertIn("logs/probes/ewmh-1.5/hold-map.crashed.log", card)
+        self.assertIn('<svg class="timeline"', card)
+        self.assertRegex(page, r'<a href="#case-ewmh-1-5-probe-hold-map">probe/hold-map</a></td><td><code>compositor/crash</code>')
+
+    def test_run_banner(self):
+        page = self.page(UNRESOLVED_RUN)
+        self.assertIn('<div class="run-banner unresolved" role="alert"><b>Run UNRESOLVED</b>: '
+                      + UNRESOLVED_RUN["reason"], page)
+        self.assertIn("<title>framesync (run UNRESOLVED): ", page)
+        self.assertIn("run verdict <b>UNRESOLVED</b>", page)
+        self.assertLess(page.index("run-banner unresolved"), page.index('class="totals"'))  # on top
+        page = self.page({"verdict": "complete", "reason": "nothing was tested: every one of the 2 cases was skipped",
+                          "exit_status": 0})
+        self.assertIn('<div class="run-banner accepted"><b>Run accepted by --allow-empty</b>: nothing was tested', page)
+        page = self.page({"verdict": "complete", "reason": "", "exit_status": 1})
+        self.assertNotIn('<div class="run-banner', page)
+        self.assertIn("run verdict <b>complete</b>", page)
 
 
 if __name__ == "__main__":

@@ -78,6 +78,15 @@ class Merge(unittest.TestCase):
                       self.stdout.getvalue())
         self.assertEqual(self.r.counts["UNRESOLVED"], 1)
 
+    def test_a_workers_run_verdict_is_not_the_runs(self):
+        # worker 1's share was all skipped; the whole run is judged by the runner (runverdict)
+        self.feed(0, "1..2\nok 1 - g/c1 [ewmh-1.5]\nok 2 - g/c3 [ewmh-1.5]\n")
+        self.feed(1, "1..1\nok 1 - g/c2 [ewmh-1.5] # SKIP no\n# run: UNRESOLVED: nothing was tested: every one of "
+                     "the 1 cases was skipped\n# findings: none (no clause broken)\n"
+                     "# framesync: 0 passed, 0 failed, 1 skipped, 0 unresolved\n")
+        self.assertNotIn("# run:", self.stdout.getvalue())
+        self.assertEqual([w.pending for w in self.r.workers], [[], []])
+
     def test_a_mismatch_with_the_canonical_order_is_reported(self):
         with contextlib.redirect_stderr(io.StringIO()) as err:
             self.feed(0, "1..2\nok 1 - g/c2 [ewmh-1.5]\n")
@@ -201,6 +210,32 @@ class Runs(unittest.TestCase):
         self.assertEqual(p1.returncode, 1)
         self.assertIn("not ok", p2.stdout)
         self.assertRegex(p2.stdout, r'(?m)^  log: ".*/j2/logs/ewmh-1.5/basic-value-nonzero.log"$')
+
+    def test_levels_and_run_verdict_in_every_output(self):
+        # a lowercase should broken (fake-wm's odd-value fault): a finding, yet not one --fail-on must counts
+        wm = "'%s' --profile {profile} --inject odd-value" % FAKE_WM
+        p, out, _ = self.run_suite("should", "--jobs", "1", "--wm", wm, "--profile", "draft-2011",
+                                   "--filter", "^extended/even-value$", "--fail-on", "must")
+        self.assertEqual(p.returncode, 0, p.stdout[-3000:] + p.stderr)
+        self.assertIn("#   draft-2011/extended/even-value (should: lowercase, not RFC 2119 normative as written): "
+                      "extended/even-value [draft-2011]\n", p.stdout)
+        doc, _ = self.verdicts(out)
+        self.assertEqual([(f["clause"], f["level"]) for f in doc["findings"]], [("draft-2011/extended/even-value", "should")])
+        self.assertEqual(doc["run"], {"verdict": "complete", "reason": "", "exit_status": 0})
+        with open(os.path.join(out, "junit.xml")) as f:
+            self.assertRegex(f.read(), r'<failure message="\[lowercase should\] [^"]*" type="should">')
+        with open(os.path.join(out, "index.html")) as f:
+            self.assertIn('<span class="level lv-should-lc"', f.read())
+        # a run that tested nothing: fake-wm in ewmh-1.5 does not list _NET_WM_SYNC_DRAWN, the case skips
+        wm = "'%s' --profile ewmh-1.5" % FAKE_WM
+        p, out, _ = self.run_suite("empty", "--jobs", "1", "--wm", wm, "--profile", "draft-2011",
+                                   "--filter", "^drawn/after-update-draft$")
+        self.assertEqual(p.returncode, 1, p.stdout[-3000:] + p.stderr)
+        self.assertEqual(len(re.findall(r"(?m)^# run: UNRESOLVED: nothing was tested", p.stdout)), 1, p.stdout)
+        doc, _ = self.verdicts(out)
+        self.assertEqual((doc["run"]["verdict"], doc["run"]["exit_status"]), ("UNRESOLVED", 1))
+        with open(os.path.join(out, "index.html")) as f:
+            self.assertIn("<b>Run UNRESOLVED</b>: nothing was tested", f.read())
 
     def interrupt(self, sig):
         out = os.path.join(self.tmp, "int%d" % sig)

@@ -3,6 +3,7 @@ interop tables from results.json files.  The texts come from ../shared/spec/docb
 that need them skip when it is absent."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from spectools import catalog, interop  # noqa: E402
+from spectools import annotate, catalog, interop  # noqa: E402
 
 RUNNER = os.path.join(ROOT, "runner", "framesync.py")
 TEXTS = os.path.join(os.path.dirname(ROOT), "shared", "spec", "docbook")
@@ -144,6 +145,30 @@ class Interop(unittest.TestCase):
         inter = interop.build([self.dir], {})
         (cell,) = inter.cells()[b].values()
         self.assertEqual(cell[0], "pass")
+
+    def test_each_clause_shows_its_level(self):
+        rows = [("ewmh-1.5/basic/value-nonzero", "MUST NOT"), ("draft-2011/extended/even-value", "should"),
+                ("draft-2011/delimited/not-indefinitely", "must not"), ("draft-2011/drawn/compress", "may"),
+                ("ewmh-1.5/basic/request-message", "implied")]
+        clauses = []
+        for cid, keyword in rows:
+            c = catalog.Clause(cid, "clauses.txt", 1)
+            c.fields.update(keyword=keyword, binds="wm", testable="yes")
+            clauses.append(c)
+        self.assertEqual([interop.clause_level(c) for c in clauses], ["MUST", "should", "must", "implied", "implied"])
+        self.put("wm1", results_doc("wm1", "One", [("basic/value-nonzero", "ewmh-1.5", [rows[0][0]], "FAIL"),
+                                                    ("extended/even-value", "draft-2011", [rows[1][0]], "FAIL")]))
+        page = annotate.render_interop_page(interop.build([self.dir], {}), clauses)
+        shown = re.findall(r'<tr id="clause-([^"]+)"><td><code>[^<]*</code><div class="meta">'
+                           r'<span class="level ([\w-]+)" title="[^"]*">([^<]*)</span>([^<]*)</div>', page)
+        self.assertEqual(shown, [
+            ("ewmh-1.5/basic/value-nonzero", "lv-must", "MUST", " MUST NOT &middot; binds wm"),
+            ("draft-2011/extended/even-value", "lv-should-lc", "lowercase should", " &middot; binds wm"),
+            ("draft-2011/delimited/not-indefinitely", "lv-must-lc", "lowercase must", " must not &middot; binds wm"),
+            ("draft-2011/drawn/compress", "lv-implied", "implied", " may &middot; binds wm"),
+            ("ewmh-1.5/basic/request-message", "lv-implied", "implied", " &middot; binds wm")])
+        # the at-risk list says the level too
+        self.assertIn('<code>draft-2011/extended/even-value</code></a> <span class="level lv-should-lc"', page)
 
     def test_not_a_results_file(self):
         os.makedirs(os.path.join(self.dir, "x"))

@@ -1,0 +1,93 @@
+"""Tests of the matrices' reports without X: runner/matrix.py's matrix.md and matrix.html and
+runner/client_matrix.py's client-matrix.md show each finding with its level and each run's verdict
+(UNRESOLVED when it tested nothing), from made-up runs."""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from runner import baseline as bl, client_matrix, matrix  # noqa: E402
+
+NOTHING_TESTED = "nothing was tested: every one of the 2 cases was skipped"
+
+
+def made_up_run(name, cases, run):
+    doc = {"format": "framesync-results-1", "status": "complete", "compositors": [], "features": [],
+           "cases": cases, "run": run}
+    return {"name": name, "doc": doc, "results": bl.statuses_of(doc), "wall": 3.0, "gate": "matches baseline"}
+
+
+def case(cid, verdict, clause, profile="ewmh-1.5", **extra):
+    return dict({"id": cid, "profile": profile, "clauses": [clause], "verdict": verdict,
+                 "reason": "the reason of " + cid}, **extra)
+
+
+class Matrix(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.runs = [
+            made_up_run("mywm", [
+                case("basic/value-nonzero", "FAIL", "ewmh-1.5/basic/value-nonzero"),   # no level: the catalog's
+                case("extended/even-value", "FAIL", "draft-2011/extended/even-value", profile="draft-2011",
+                     failed_clause="draft-2011/extended/even-value", level="should"),
+                case("probe/hold-map", "FAIL", "", failed_clause="compositor/crash", level="defect", clauses=[]),
+                case("basic/request-layout", "PASS", "ewmh-1.5/basic/request-message")],
+                {"verdict": "complete", "reason": "", "exit_status": 1}),
+            made_up_run("mycm", [case("basic/value-nonzero", "SKIP", "ewmh-1.5/basic/value-nonzero"),
+                                 case("basic/request-layout", "SKIP", "ewmh-1.5/basic/request-message")],
+                        {"verdict": "UNRESOLVED", "reason": NOTHING_TESTED, "exit_status": 1})]
+        self.args = argparse.Namespace(jobs=2, reruns=0)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def read(self, name):
+        with open(os.path.join(self.dir, name), encoding="utf-8") as f:
+            return f.read()
+
+    def test_markdown(self):
+        matrix.write_md(os.path.join(self.dir, "matrix.md"), self.runs, [], 10.0, self.args)
+        md = self.read("matrix.md")
+        self.assertIn("- **mywm**: `ewmh-1.5/basic/value-nonzero` [MUST] (basic/value-nonzero [ewmh-1.5]); "
+                      "`draft-2011/extended/even-value` [lowercase should] (extended/even-value [draft-2011]); "
+                      "`compositor/crash` [defect] (probe/hold-map [ewmh-1.5])", md)
+        self.assertIn("| probe/hold-map [ewmh-1.5] | compositor/crash | FAIL |  |", md)
+        self.assertIn("- **mycm**: none", md)
+        self.assertIn("| wall s | run | baseline |", md)
+        self.assertRegex(md, r"\| mycm \|.*\| UNRESOLVED \| matches baseline \|")
+        self.assertIn("- **mycm**: UNRESOLVED: " + NOTHING_TESTED, md)
+        self.assertIn("- `extended/even-value [draft-2011]` Fail [lowercase should]: the reason of extended/even-value", md)
+        self.assertIn("- `probe/hold-map [ewmh-1.5]` Fail [defect]:", md)
+
+    def test_html(self):
+        matrix.write_html(os.path.join(self.dir, "matrix.html"), self.runs, [], 10.0, self.args)
+        page = self.read("matrix.html")
+        self.assertIn('<span class="level" title="MUST">MUST</span>', page)
+        self.assertIn('<span class="level lc" title="should: lowercase, not RFC 2119 normative as written">'
+                      'lowercase should</span>', page)
+        self.assertIn('<td class="UNRESOLVED-run" title="%s">UNRESOLVED' % NOTHING_TESTED, page)
+        self.assertIn("<li><b>mycm</b>: UNRESOLVED: " + NOTHING_TESTED, page)
+
+    def test_client_markdown(self):
+        runs = [made_up_run("myapp", [
+                    case("client/sets-counter", "FAIL", "ewmh-1.5/basic/client-sets-counter"),   # MUST, binds client
+                    case("client/drawn-wait-draft", "FAIL", "draft-2011/delimited/client-wait-drawn", profile="draft-2011",
+                         failed_clause="draft-2011/delimited/client-wait-drawn", level="should")],
+                    {"verdict": "complete", "reason": "", "exit_status": 1}),
+                made_up_run("myterm", [case("client/sets-counter", "SKIP", "ewmh-1.5/basic/client-sets-counter")],
+                            {"verdict": "UNRESOLVED", "reason": NOTHING_TESTED, "exit_status": 1})]
+        client_matrix.write_md(os.path.join(self.dir, "client-matrix.md"), runs, [])
+        md = self.read("client-matrix.md")
+        self.assertIn("  - `ewmh-1.5/basic/client-sets-counter` (MUST): client/sets-counter [ewmh-1.5]", md)
+        self.assertIn("  - `draft-2011/delimited/client-wait-drawn` (should: lowercase, not RFC 2119 normative as "
+                      "written): client/drawn-wait-draft [draft-2011]", md)
+        self.assertRegex(md, r"\| myterm \| 3 s \| 1 Skip \| UNRESOLVED \| matches baseline \|")
+        self.assertIn("- **myterm**: UNRESOLVED: " + NOTHING_TESTED, md)
+
+
+if __name__ == "__main__":
+    unittest.main()
