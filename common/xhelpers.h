@@ -1,0 +1,27 @@
+/* The X helpers every program of the suite needs, defined once (harness, fake client, fake-wm,
+ * client-watch, fake-app, the benchmark): a round trip, and the SYNC extension's 64-bit values. */
+#ifndef FRAMESYNC_XHELPERS_H
+#define FRAMESYNC_XHELPERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <xcb/sync.h>
+#include <xcb/xcb.h>
+
+/* A GetInputFocus round trip: when it returns, the server has processed every request sent
+ * before it (and the events they caused are queued).  false when the connection is gone. */
+bool xh_round_trip(xcb_connection_t *c);
+
+/* XSync INT64 <-> int64_t (hi is signed, lo unsigned, as on the wire). */
+static inline int64_t xh_sync_value(xcb_sync_int64_t v)
+{
+    return (int64_t)(((uint64_t)(uint32_t)v.hi << 32) | (uint64_t)v.lo);
+}
+
+static inline xcb_sync_int64_t xh_sync_int64(int64_t v)
+{
+    xcb_sync_int64_t r = {.hi = (int32_t)(uint32_t)((uint64_t)v >> 32), .lo = (uint32_t)((uint64_t)v & 0xFFFFFFFFu)};
+    return r;
+}
+
+#endif
