@@ -254,7 +254,10 @@ static int start_session(struct options *o, const char *cmd, char *err, size_t e
     enum ready_kind ready = READY_AUTO;
     if (o->ready)
         parse_ready_kind(o->ready, &ready);
-    wm.env = compositor_profile_env(o->named > 0 ? &o->profile : NULL, o->root, tmp_dir);
+    char start_dir[PATH_MAX];
+    if (compositor_start_dir(tmp_dir, start_dir, sizeof start_dir) < 0)
+        snprintf(start_dir, sizeof start_dir, "%s", tmp_dir);
+    wm.env = compositor_profile_env(o->named > 0 ? &o->profile : NULL, o->root, start_dir);
     char log[PATH_MAX];
     snprintf(log, sizeof log, "%s", o->wm_log ? o->wm_log : "/dev/null");
     if (compositor_start(&wm, &xs, cmd, ready, log, o->wm_timeout_ms, err, errlen) < 0) {

@@ -56,6 +56,10 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
             return conf_fail(err, errlen, path, lineno,
                              "`resize-trigger:` takes configure, keyboard, pointer or map, not `%s`", value);
         snprintf(p->resize_trigger, sizeof p->resize_trigger, "%s", value);
+    } else if (!strcmp(key, "xserver")) {
+        if (!one_of(value, (const char *const[]){"xvfb", "own", NULL}))
+            return conf_fail(err, errlen, path, lineno, "`xserver:` takes xvfb or own, not `%s`", value);
+        p->own_xserver = !strcmp(value, "own");
     } else if (!strcmp(key, "packages")) {
         snprintf(p->packages, sizeof p->packages, "%s", value);
     } else if (!strcmp(key, "binary")) {
@@ -65,8 +69,8 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
         snprintf(p->notes + o, sizeof p->notes - o, "%s%s", o ? " " : "", value);
     } else {
         return conf_fail(err, errlen, path, lineno,
-                         "unknown key `%s:` (expected command, env, ready, composites, resize-trigger, packages, "
-                         "binary or notes)",
+                         "unknown key `%s:` (expected command, env, ready, composites, resize-trigger, xserver, "
+                         "packages, binary or notes)",
                          key);
     }
     return 0;
@@ -99,6 +103,9 @@ int compositor_profile_parse(const char *path, struct compositor_profile *p, cha
         else if (!st.seen_composites)
             rc = conf_fail(err, errlen, path, lineno, "no `composites:` line (yes or no)");
     }
+    if (rc == 0 && p->own_xserver && !strstr(p->command, "{report}"))
+        rc = conf_fail(err, errlen, path, lineno, "`xserver: own` needs `{report}` in `command:` (the command the "
+                       "session runs to tell the harness its DISPLAY)");
     if (rc == 0 && !p->binary[0])
         conf_derive_binary(p->command, p->binary, sizeof p->binary);
     if (rc < 0)
@@ -122,7 +129,16 @@ int compositor_profile_lookup(const char *root, const char *wm, struct composito
     return 1;
 }
 
-char **compositor_profile_env(const struct compositor_profile *p, const char *root, const char *run_tmp)
+int compositor_start_dir(const char *run_tmp, char *out, size_t len)
+{
+    snprintf(out, len, "%s/wm-XXXXXX", run_tmp);
+    if (mkdtemp(out)) /* 0700 */
+        return 0;
+    fprintf(stderr, "framesync: cannot create %s: %s\n", out, strerror(errno));
+    return -1;
+}
+
+char **compositor_profile_env(const struct compositor_profile *p, const char *root, const char *start_dir)
 {
     static char *env[CP_MAX_ENV + 1];
     for (int i = 0; env[i]; i++) {
@@ -131,15 +147,9 @@ char **compositor_profile_env(const struct compositor_profile *p, const char *ro
     }
     if (!p || !p->nenv)
         return NULL;
-    char tmpdir[PATH_MAX] = "";
     for (int i = 0; i < p->nenv; i++) {
-        if (strstr(p->env[i], "{tmpdir}") && !tmpdir[0]) {
-            snprintf(tmpdir, sizeof tmpdir, "%s/wm-XXXXXX", run_tmp);
-            if (!mkdtemp(tmpdir)) /* 0700 */
-                fprintf(stderr, "framesync: cannot create %s: %s\n", tmpdir, strerror(errno));
-        }
         char a[4096], b[4096];
-        conf_substitute(p->env[i], "{tmpdir}", tmpdir, a, sizeof a);
+        conf_substitute(p->env[i], "{tmpdir}", start_dir, a, sizeof a);
         conf_substitute(a, "{root}", root, b, sizeof b);
         env[i] = strdup(b);
     }

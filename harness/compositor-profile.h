@@ -18,6 +18,8 @@ struct compositor_profile {
     int nenv;
     char ready[8];           /* wm, cm, wm+cm, auto */
     char resize_trigger[16]; /* configure, keyboard, pointer, map, or "" (probed) */
+    bool own_xserver;        /* `xserver: own`: it brings its X server (Xwayland); `{report}` in the
+                                command tells the harness which (lifecycle.c) */
     bool composites;
     char packages[512];
     char binary[256];        /* blank-separated programs; derived from command when not given */
@@ -32,10 +34,14 @@ int compositor_profile_parse(const char *path, struct compositor_profile *p, cha
  * the file is malformed. */
 int compositor_profile_lookup(const char *root, const char *wm, struct compositor_profile *p);
 
+/* A fresh private (0700) directory for one start of the compositor, under the run's temp dir
+ * (removed with it): what {tmpdir} stands for in its command and environment.  -1 with a message. */
+int compositor_start_dir(const char *run_tmp, char *out, size_t len);
+
 /* The environment for one start of the compositor: NULL-terminated NAME=VALUE strings, with
- * {tmpdir} replaced by a fresh 0700 directory made under run_tmp (removed with it) and {root} by
- * root.  Valid until the next call.  NULL when p is NULL or has no env lines. */
-char **compositor_profile_env(const struct compositor_profile *p, const char *root, const char *run_tmp);
+ * {tmpdir} replaced by start_dir (a fresh 0700 directory of this start, under the run's temp dir)
+ * and {root} by root.  Valid until the next call.  NULL when p is NULL or has no env lines. */
+char **compositor_profile_env(const struct compositor_profile *p, const char *root, const char *start_dir);
 
 /* Every blank-separated program of `binary` is installed (a path, or found in PATH). */
 bool profile_binary_installed(const char *binary);

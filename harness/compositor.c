@@ -175,40 +175,46 @@ static int wait_for_roles(struct compositor *c, struct xserver *x, xcb_window_t 
 /* how long the last compositor's selection windows may take to go away */
 #define OLD_OWNER_GONE_MS 2000
 
-int compositor_start(struct compositor *c, struct xserver *x, const char *command,
-                     enum ready_kind ready, const char *log_path, int deadline_ms,
-                     char *err, size_t errlen)
+/* Watches the selections and the root for the events that make a compositor ready (before it
+ * is launched, so none is missed); *wm_before / *cm_before: the owners now. */
+static void watch_roles(struct xserver *x, xcb_window_t *wm_before, xcb_window_t *cm_before)
+{
+    xcb_window_t root = x->screen->root;
+    uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE;
+    xcb_change_window_attributes(x->conn, root, XCB_CW_EVENT_MASK, &mask);
+    xu_watch_selection(x->conn, root, "WM_S0");
+    xu_watch_selection(x->conn, root, "_NET_WM_CM_S0");
+    *wm_before = xu_selection_owner(x->conn, "WM_S0");
+    *cm_before = xu_selection_owner(x->conn, "_NET_WM_CM_S0");
+}
+
+/* The last compositor may have exited before the server processed its connection's close: then
+ * its windows still own the selections, and the next compositor, given the same client ID range,
+ * makes windows with the same XIDs, so its ownership could not be told from the old one (it was
+ * never "ready").  Waits until the old owners are gone: woken by the XFixes selection events
+ * watch_roles asked for, at most OLD_OWNER_GONE_MS. */
+static void await_old_owners(struct xserver *x, xcb_window_t *wm_before, xcb_window_t *cm_before)
+{
+    int64_t gone_by = clock_now_us() + (int64_t)OLD_OWNER_GONE_MS * 1000;
+    while ((*wm_before || *cm_before) && clock_now_us() < gone_by) {
+        struct pollfd pfd = {.fd = xcb_get_file_descriptor(x->conn), .events = POLLIN};
+        if (xu_drain_events(x->conn) == 0)
+            poll(&pfd, 1, 20);
+        *wm_before = xu_selection_owner(x->conn, "WM_S0");
+        *cm_before = xu_selection_owner(x->conn, "_NET_WM_CM_S0");
+    }
+}
+
+static int spawn(struct compositor *c, const char *command, enum ready_kind ready, const char *log_path, char *err,
+                 size_t errlen)
 {
     snprintf(c->command, sizeof c->command, "%s", command);
     snprintf(c->log_path, sizeof c->log_path, "%s", log_path);
     c->ready = ready;
     c->log_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    xcb_window_t root = x->screen->root;
-
-    /* Watch for the events that make it ready before launching, so none is missed. */
-    uint32_t mask = XCB_EVENT_MASK_PROPERTY_CHANGE;
-    xcb_change_window_attributes(x->conn, root, XCB_CW_EVENT_MASK, &mask);
-    xu_watch_selection(x->conn, root, "WM_S0");
-    xu_watch_selection(x->conn, root, "_NET_WM_CM_S0");
-    xcb_window_t wm_before = xu_selection_owner(x->conn, "WM_S0");
-    xcb_window_t cm_before = xu_selection_owner(x->conn, "_NET_WM_CM_S0");
-    /* The last compositor may have exited before the server processed its connection's close:
-     * then its windows still own the selections, and the next compositor, given the same client
-     * ID range, makes windows with the same XIDs, so its ownership could not be told from the old
-     * one (it was never "ready").  Wait until the old owners are gone: woken by the XFixes
-     * selection events watched above, at most OLD_OWNER_GONE_MS. */
-    int64_t gone_by = clock_now_us() + (int64_t)OLD_OWNER_GONE_MS * 1000;
-    while ((wm_before || cm_before) && clock_now_us() < gone_by) {
-        struct pollfd pfd = {.fd = xcb_get_file_descriptor(x->conn), .events = POLLIN};
-        if (xu_drain_events(x->conn) == 0)
-            poll(&pfd, 1, 20);
-        wm_before = xu_selection_owner(x->conn, "WM_S0");
-        cm_before = xu_selection_owner(x->conn, "_NET_WM_CM_S0");
-    }
-
     const char *argv[] = {"/bin/sh", "-c", c->command, NULL};
     struct spawn_opts o = {.argv = argv, .env = (const char *const *)c->env, .stdin_fd = -1, .stdout_fd = c->log_fd,
-                           .stderr_fd = c->log_fd, .keep_fd = -1};
+                           .stderr_fd = c->log_fd, .keep_fd = -1, .cwd = c->cwd[0] ? c->cwd : NULL};
     c->start_us = clock_now_us();
     c->proc = proc_spawn("compositor", &o);
     if (!c->proc) {
@@ -217,7 +223,14 @@ int compositor_start(struct compositor *c, struct xserver *x, const char *comman
     }
     grabwatch_target(c->proc->pid); /* a server grab, even while it starts, is bounded */
     c->starts++;
-    int64_t deadline = c->start_us + (int64_t)deadline_ms * 1000;
+    return 0;
+}
+
+/* Waits until it holds the roles `ready` asks for and, as a WM, manages a window. */
+static int await_ready(struct compositor *c, struct xserver *x, xcb_window_t wm_before, xcb_window_t cm_before,
+                       int64_t deadline, int deadline_ms, char *err, size_t errlen)
+{
+    enum ready_kind ready = c->ready;
     unsigned have = 0;
     if (wait_for_roles(c, x, wm_before, cm_before, ready, deadline, &have) < 0) {
         char what[160];
@@ -247,8 +260,7 @@ int compositor_start(struct compositor *c, struct xserver *x, const char *comman
         }
     }
     c->ready = ready == READY_AUTO ? (enum ready_kind)have : ready;
-    ready = c->ready;
-    if ((ready & READY_WM) && probe_manages(c, x, deadline, err, errlen) < 0)
+    if ((c->ready & READY_WM) && probe_manages(c, x, deadline, err, errlen) < 0)
         return -1;
     c->ready_us = clock_now_us();
     /* a WM that composites too takes _NET_WM_CM_S0 after WM_S0 (fake-wm does, with --ready wm):
@@ -256,6 +268,88 @@ int compositor_start(struct compositor *c, struct xserver *x, const char *comman
     c->cm_owner = xu_selection_owner(x->conn, "_NET_WM_CM_S0");
     read_claims(c, x);
     return 0;
+}
+
+int compositor_start(struct compositor *c, struct xserver *x, const char *command,
+                     enum ready_kind ready, const char *log_path, int deadline_ms,
+                     char *err, size_t errlen)
+{
+    xcb_window_t wm_before, cm_before;
+    watch_roles(x, &wm_before, &cm_before);
+    await_old_owners(x, &wm_before, &cm_before);
+    if (spawn(c, command, ready, log_path, err, errlen) < 0)
+        return -1;
+    return await_ready(c, x, wm_before, cm_before, c->start_us + (int64_t)deadline_ms * 1000, deadline_ms, err,
+                       errlen);
+}
+
+/* One `NAME=VALUE` line of the session's report into the compositor's fields. */
+static void report_line(struct compositor *c, const char *line)
+{
+    if (!strncmp(line, "DISPLAY=", 8))
+        snprintf(c->own_display, sizeof c->own_display, "%s", line + 8);
+    else if (!strncmp(line, "XAUTHORITY=", 11))
+        snprintf(c->own_auth, sizeof c->own_auth, "%s", line + 11);
+    else if (!strncmp(line, "PID=", 4))
+        c->report_pid = (pid_t)atoi(line + 4);
+}
+
+/* Reads the report the session's `{report}` command writes into the fifo (opened for reading
+ * before the launch, so the writer never blocks): DISPLAY, XAUTHORITY, its PID, then EOF. */
+static int read_report(struct compositor *c, int fifo, int64_t deadline, char *err, size_t errlen)
+{
+    char buf[2048];
+    size_t got = 0;
+    for (;;) {
+        int64_t left = (deadline - clock_now_us()) / 1000;
+        if (c->proc->exited || left <= 0 || proc_interrupted()) {
+            describe_failure(c, c->proc->exited ? "exited before its session reported its X server"
+                                                : "started no session that reported its X server ({report})",
+                             err, errlen);
+            return -1;
+        }
+        struct pollfd pfd[2] = {{.fd = fifo, .events = POLLIN}, {.fd = proc_signal_fd(), .events = POLLIN}};
+        poll(pfd, 2, (int)left + 1);
+        if (pfd[1].revents)
+            proc_handle_signals();
+        ssize_t r = pfd[0].revents ? read(fifo, buf + got, sizeof buf - 1 - got) : -1;
+        if (r > 0)
+            got += (size_t)r;
+        if (r == 0 || got == sizeof buf - 1) /* the writer closed: the report is whole */
+            break;
+    }
+    buf[got] = 0;
+    for (char *save = NULL, *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+        report_line(c, line);
+    if (!c->own_display[0]) {
+        describe_failure(c, "reported no DISPLAY from its session", err, errlen);
+        return -1;
+    }
+    return 0;
+}
+
+int compositor_start_own(struct compositor *c, struct xserver *x, const char *command, enum ready_kind ready,
+                         const char *log_path, int deadline_ms, const char *report_fifo, char *err, size_t errlen)
+{
+    int fifo = open(report_fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fifo < 0) {
+        snprintf(err, errlen, "cannot open %s: %s", report_fifo, strerror(errno));
+        return -1;
+    }
+    int rc = spawn(c, command, ready, log_path, err, errlen);
+    int64_t deadline = c->start_us + (int64_t)deadline_ms * 1000;
+    if (rc == 0)
+        rc = read_report(c, fifo, deadline, err, errlen);
+    close(fifo);
+    if (rc < 0)
+        return -1;
+    int left_ms = (int)((deadline - clock_now_us()) / 1000);
+    if (xserver_attach(x, c->own_display, c->own_auth, left_ms > 0 ? left_ms : 1, err, errlen) < 0)
+        return -1;
+    xcb_window_t wm_before, cm_before;
+    watch_roles(x, &wm_before, &cm_before);
+    /* a fresh server: whoever owns a selection now is this compositor */
+    return await_ready(c, x, XCB_NONE, XCB_NONE, deadline, deadline_ms, err, errlen);
 }
 
 bool compositor_alive(struct compositor *c)

@@ -23,6 +23,10 @@ struct compositor {
     int log_fd;
     int64_t start_us, ready_us;
     int starts;               /* how often it was (re)started in this run */
+    char cwd[512];            /* where it runs ("": the harness's folder) */
+    /* `xserver: own`: what its session reported ({report}) */
+    char own_display[64], own_auth[512];
+    pid_t report_pid;
     /* what it claims, read once ready */
     xcb_window_t wm_owner, cm_owner, check_window;
     char wm_name[128];
@@ -34,6 +38,11 @@ struct compositor {
 int compositor_start(struct compositor *c, struct xserver *x, const char *command,
                      enum ready_kind ready, const char *log_path, int deadline_ms,
                      char *err, size_t errlen);
+/* A compositor that brings its own X server (Xwayland): launched first; its session runs the
+ * {report} command, which writes DISPLAY, XAUTHORITY and its PID into report_fifo (a fifo the
+ * caller made); then x is attached to that server and readiness is waited for there. */
+int compositor_start_own(struct compositor *c, struct xserver *x, const char *command, enum ready_kind ready,
+                         const char *log_path, int deadline_ms, const char *report_fifo, char *err, size_t errlen);
 void compositor_stop(struct compositor *c);
 /* Still running?  (Reaps first.) */
 bool compositor_alive(struct compositor *c);

@@ -60,29 +60,28 @@ static int write_features(struct run *r)
     return 0;
 }
 
+/* Our Xvfb with its oracles and grab watch; a compositor that brings its own X server gets them at
+ * each of its starts (lifecycle.c). */
 static int start_server(struct run *r)
 {
     char err[3000];
-    if (xserver_start(&r->x, r->tmp_dir, 10000, err, sizeof err) < 0)
-        return proc_interrupted() ? interrupted(r) : bail_out(r, err, EXIT_USAGE);
     const struct options *o = r->o;
+    if (!o->own_xserver) {
+        if (xserver_start(&r->x, r->tmp_dir, 10000, err, sizeof err) < 0)
+            return proc_interrupted() ? interrupted(r) : bail_out(r, err, EXIT_USAGE);
+    }
     const char *client_cmd = getenv("FRAMESYNC_CLIENT_COMMAND");
     if (o->client) {
         results_client(r->results, o->client_named ? o->client_profile.name : "", client_cmd);
         tap_comment(&r->tap, "client under test: %s%s%s", o->client_named ? o->client_profile.name : "",
                     o->client_named ? ": " : "", client_cmd);
     }
+    if (o->own_xserver)
+        return 0;
     tap_comment(&r->tap, "X server Xvfb %s ready after %.0f ms (no TCP, private auth cookie)", r->x.display_name,
                 (double)(r->x.ready_us - r->x.start_us) / 1000.0);
-    r->noracles = oracles_create(&r->x, r->oracles, MAX_ORACLES, err, sizeof err);
-    if (r->noracles < 0) {
-        r->noracles = 0;
+    if (lifecycle_attach_observers(r, err, sizeof err) < 0)
         return bail_out(r, err, EXIT_USAGE);
-    }
-    /* a compositor's server grab of 3 s (scaled) ends with the compositor: see grabwatch.h */
-    if (grabwatch_start(r->x.display_name, (int)(3000 * o->timeout_scale), err, sizeof err) < 0)
-        return bail_out(r, err, EXIT_USAGE);
-    grabwatch_server(r->x.proc->pid);
     return 0;
 }
 

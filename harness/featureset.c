@@ -180,19 +180,21 @@ static void derive_any(struct features *fs, const char *name, const char *const 
 {
     char why[1024] = "";
     size_t o = 0;
-    bool unknown = false;
+    bool unknown = false, unobservable = true; /* every unknown input cannot be seen here */
     for (int i = 0; i < n; i++) {
         const struct feature *f = features_find(fs, any[i]);
         if (f && f->state == FEATURE_PRESENT) {
             features_set(fs, name, FEATURE_PRESENT, "derived", "%s", f->detail);
             return;
         }
-        unknown |= !f || f->state == FEATURE_UNKNOWN;
+        bool u = !f || f->state == FEATURE_UNKNOWN;
+        unknown |= u;
+        unobservable &= !u || (f && !strcmp(f->source, "unobservable"));
         if (f && !o) /* the first input says it plainly; the others are in the table */
             o += (size_t)snprintf(why + o, sizeof why - o, "%s", f->detail);
     }
     if (unknown)
-        features_set(fs, name, FEATURE_UNKNOWN, "derived", "not decided (%s)", why);
+        features_set(fs, name, FEATURE_UNKNOWN, unobservable ? "unobservable" : "derived", "not decided (%s)", why);
     else
         features_set(fs, name, FEATURE_ABSENT, "derived", "%s (%s)", absent_prefix, why);
 }

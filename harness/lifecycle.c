@@ -1,9 +1,14 @@
 #include "lifecycle.h"
+#include "conffile.h"
+#include "grabwatch.h"
 #include "outdir.h"
 #include "probe.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A compositor must answer the liveness barrier (a new window mapped and shown) within this. */
 #define LIVENESS_MS 3000
@@ -18,7 +23,8 @@ struct run_env lifecycle_env(struct run *r)
     return (struct run_env){.x = &r->x, .wm = &r->wm, .client_binary = r->client_binary,
                             .watch_binary = r->watch_binary, .timeout_scale = r->o->timeout_scale,
                             .oracles = r->oracles, .noracles = r->noracles,
-                            .case_timeout_ms = options_case_timeout_ms(r->o), .features = r->features};
+                            .case_timeout_ms = options_case_timeout_ms(r->o), .features = r->features,
+                            .no_screen = r->no_screen[0] ? r->no_screen : NULL};
 }
 
 static void tap_line(void *ctx, const char *text)
@@ -54,6 +60,108 @@ static void print_claims(struct run *r)
     tap_comment(&r->tap, "%s", line);
 }
 
+/* The oracles and the grab watch belong to one X server: made when it is there (once for Xvfb, at
+ * each start of a compositor that brings its own). */
+int lifecycle_attach_observers(struct run *r, char *err, size_t errlen)
+{
+    r->noracles = oracles_create(&r->x, r->oracles, MAX_ORACLES, r->no_screen, sizeof r->no_screen);
+    if (r->no_screen[0])
+        tap_comment(&r->tap, "no screen oracle on %s: %s; the cases that read the screen SKIP", r->x.display_name,
+                    r->no_screen);
+    /* a compositor's server grab of 3 s (scaled) ends with the compositor: see grabwatch.h */
+    if (grabwatch_start(r->x.display_name, (int)(3000 * r->o->timeout_scale), err, errlen) < 0)
+        return -1;
+    grabwatch_server(r->x.proc ? r->x.proc->pid : 0); /* a server of ours can be stopped when stuck */
+    return 0;
+}
+
+static void detach_observers(struct run *r)
+{
+    oracles_destroy(r->oracles, r->noracles);
+    r->noracles = 0;
+    grabwatch_stop();
+}
+
+/* Stops the compositor, and with its own X server what belongs to that server: the oracles, the
+ * grab watch, the connection, the report command (which a session may have moved out of the
+ * compositor's process group) and the X lock and socket it may leave behind. */
+static void stop_compositor(struct run *r)
+{
+    pid_t report = r->wm.report_pid;
+    int display = r->x.display;
+    compositor_stop(&r->wm);
+    if (!r->o->own_xserver)
+        return;
+    detach_observers(r);
+    xserver_stop(&r->x);
+    if (report > 0)
+        kill(report, SIGKILL);
+    if (display >= 0)
+        xserver_remove_stale(display);
+}
+
+void lifecycle_stop(struct run *r)
+{
+    if (r->wm_running)
+        stop_compositor(r);
+    r->wm_running = false;
+}
+
+void lifecycle_stop_broken(struct run *r, const char *why)
+{
+    lifecycle_stop(r);
+    snprintf(r->wm_stopped_why, sizeof r->wm_stopped_why, "%s", why);
+}
+
+/* The command of one start: {profile} was replaced already (wm_command_for); {tmpdir} is this
+ * start's private folder, {root} the framesync folder, {report} the command that tells the harness
+ * which X server the session brings (`xserver: own`). */
+static void start_command(const struct run *r, const char *cmd, const char *start_dir, char *out, size_t len)
+{
+    char a[4096], b[4096], report[PATH_MAX + 32];
+    snprintf(report, sizeof report, "%s/report-display", start_dir);
+    conf_substitute(cmd, "{tmpdir}", start_dir, a, sizeof a);
+    conf_substitute(a, "{root}", r->o->root, b, sizeof b);
+    conf_substitute(b, "{report}", report, out, len);
+}
+
+/* For `xserver: own`: the fifo the session's report arrives in, and the report command (a script
+ * in the start's folder: it writes DISPLAY, XAUTHORITY and its PID, then keeps the session open,
+ * as the sessions of kwin_wayland --exit-with-session and mutter -- CMD need). */
+static int prepare_report(const char *start_dir, char *fifo, size_t len, char *err, size_t errlen)
+{
+    char script[PATH_MAX + 32];
+    snprintf(fifo, len, "%s/report.fifo", start_dir);
+    snprintf(script, sizeof script, "%s/report-display", start_dir);
+    FILE *f = mkfifo(fifo, 0600) == 0 ? fopen(script, "we") : NULL;
+    if (!f) {
+        snprintf(err, errlen, "cannot make the report fifo or script in %s: %s", start_dir, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "#!/bin/sh\n# framesync: tells the harness which X server this session brings, then keeps the session open\n"
+               "printf 'DISPLAY=%%s\\nXAUTHORITY=%%s\\nPID=%%s\\n' \"$DISPLAY\" \"${XAUTHORITY:-}\" \"$$\" > '%s'\n"
+               "exec sleep 2147483647\n", fifo);
+    fclose(f);
+    return chmod(script, 0700);
+}
+
+/* Launches the command and waits until ready: on our Xvfb, or on the X server it brings. */
+static int launch(struct run *r, const char *cmd, enum ready_kind ready, const char *start_dir, char *err,
+                  size_t errlen)
+{
+    snprintf(r->wm.cwd, sizeof r->wm.cwd, "%s", start_dir); /* its core files, if any, go there */
+    if (!r->o->own_xserver)
+        return compositor_start(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, err, errlen);
+    char fifo[PATH_MAX + 32];
+    if (prepare_report(start_dir, fifo, sizeof fifo, err, errlen) < 0 ||
+        compositor_start_own(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, fifo, err, errlen) < 0 ||
+        lifecycle_attach_observers(r, err, errlen) < 0)
+        return -1;
+    tap_comment(&r->tap, "the compositor brings its X server: %s (XAUTHORITY %s)", r->x.display_name,
+                r->x.auth_path[0] ? r->x.auth_path : "none");
+    return 0;
+}
+
 /* Starts the command; false with why (and the command remembered, so its other cases fail at
  * once instead of waiting for it again). */
 static bool start(struct run *r, const char *cmd, enum profile p, char *why, size_t len)
@@ -68,34 +176,25 @@ static bool start(struct run *r, const char *cmd, enum profile p, char *why, siz
     int tries = r->wm.starts;
     memset(&r->wm, 0, sizeof r->wm);
     r->wm.starts = tries;
-    r->wm.env = compositor_profile_env(r->o->wm_named ? &r->o->wm_profile : NULL, r->o->root, r->tmp_dir);
-    char err[3000];
-    if (compositor_start(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, err, sizeof err) < 0) {
-        compositor_stop(&r->wm);
+    char start_dir[PATH_MAX], command[4096], err[3000];
+    if (compositor_start_dir(r->tmp_dir, start_dir, sizeof start_dir) < 0)
+        snprintf(start_dir, sizeof start_dir, "%s", r->tmp_dir);
+    r->wm.env = compositor_profile_env(r->o->wm_named ? &r->o->wm_profile : NULL, r->o->root, start_dir);
+    start_command(r, cmd, start_dir, command, sizeof command);
+    if (launch(r, command, ready, start_dir, err, sizeof err) < 0) {
+        stop_compositor(r);
         snprintf(r->wm_failed_command, sizeof r->wm_failed_command, "%s", cmd);
         snprintf(r->wm_failed_reason, sizeof r->wm_failed_reason, "%s", err);
         snprintf(why, len, "%s", err);
         return false;
     }
+    snprintf(r->wm.command, sizeof r->wm.command, "%s", cmd); /* the command as the user wrote it */
     r->wm_running = true;
     r->wm_ever_ready = true;
     r->wm_profile = p;
     print_claims(r);
     results_compositor(r->results, &r->wm, p);
     return true;
-}
-
-void lifecycle_stop(struct run *r)
-{
-    if (r->wm_running)
-        compositor_stop(&r->wm);
-    r->wm_running = false;
-}
-
-void lifecycle_stop_broken(struct run *r, const char *why)
-{
-    lifecycle_stop(r);
-    snprintf(r->wm_stopped_why, sizeof r->wm_stopped_why, "%s", why);
 }
 
 static struct features *known_table(struct run *r, const char *command)

@@ -17,6 +17,9 @@ enum wm_state {
 /* Makes sure the compositor of profile p runs (probing it when its command is new).  `ended`
  * (when not NULL) gets how it had ended for WM_HAD_ENDED. */
 enum wm_state lifecycle_ensure(struct run *r, enum profile p, char *ended, size_t endedlen, char *why, size_t len);
+/* The oracles and the grab watch on the run's X server (once for our Xvfb; lifecycle does it at
+ * each start of a compositor that brings its own).  -1 with err. */
+int lifecycle_attach_observers(struct run *r, char *err, size_t errlen);
 /* Stops it (before a restart, at the end). */
 void lifecycle_stop(struct run *r);
 /* Stops it because it crashed, was stopped or hung during a case: the next case restarts it

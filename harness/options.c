@@ -18,6 +18,9 @@ void options_usage(FILE *f)
           "  --ready wm|cm|wm+cm|auto  when it is ready: WM_S0 + _NET_SUPPORTING_WM_CHECK (wm),\n"
           "                      _NET_WM_CM_S0 (cm), both, or auto (the default: whichever it\n"
           "                      takes first, then the other if it follows within 1 s)\n"
+          "  --xserver xvfb|own  whose X server the run uses: its own Xvfb (the default), or the one\n"
+          "                      the compositor brings (Xwayland): then {report} in the command is a\n"
+          "                      command its session must run, which tells the harness the DISPLAY\n"
           "  --resize-trigger T  how `A resize` makes it send sync requests: configure, keyboard,\n"
           "                      pointer or map (default: what the probes find works)\n"
           "  --client CMD        test an application instead of a compositor: the client cases\n"
@@ -123,6 +126,13 @@ static int parse_value(int ch, const char *arg, struct options *o)
             return -1;
         }
         return 0;
+    case 'x':
+        if (strcmp(arg, "xvfb") && strcmp(arg, "own")) {
+            fprintf(stderr, "framesync: --xserver takes xvfb or own, not `%s`\n", arg);
+            return -1;
+        }
+        o->xserver = arg;
+        return 0;
     case 'X':
         if (fail_on_parse(arg, &o->fail_on) < 0) {
             fprintf(stderr, "framesync: --fail-on takes must, should or any, not `%s`\n", arg);
@@ -153,6 +163,12 @@ static int resolve_names(struct options *o)
         if (!o->resize_trigger && o->wm_profile.resize_trigger[0])
             o->resize_trigger = o->wm_profile.resize_trigger;
     }
+    o->own_xserver = o->xserver ? !strcmp(o->xserver, "own") : o->wm_named && o->wm_profile.own_xserver;
+    if (o->own_xserver && (!o->wm || !strstr(o->wm, "{report}"))) {
+        fprintf(stderr, "framesync: --xserver own needs --wm with {report} in it: the command its session runs to "
+                        "tell the harness its DISPLAY\n");
+        return -1;
+    }
     return 0;
 }
 
@@ -182,6 +198,7 @@ int options_parse(int argc, char **argv, struct options *o)
         {"resize-trigger", required_argument, 0, 'R'}, {"select", required_argument, 0, 'E'},
         {"client", required_argument, 0, 'A'},    {"list-clients", no_argument, 0, 'L'},
         {"allow-empty", no_argument, 0, 'Y'},     {"fail-on", required_argument, 0, 'X'},
+        {"xserver", required_argument, 0, 'x'},
         {0, 0, 0, 0}};
     defaults(o);
     bool list = false, coverage = false, probe = false;
@@ -203,7 +220,7 @@ int options_parse(int argc, char **argv, struct options *o)
         case 'h': o->action = ACTION_HELP; return 0;
         case 'W': o->action = ACTION_LIST_WMS; return 0;
         case 'L': o->action = ACTION_LIST_CLIENTS; return 0;
-        case 'r': case 'R': case 'T': case 'K': case 'p': case 's': case 'S': case 'X':
+        case 'r': case 'R': case 'T': case 'K': case 'p': case 's': case 'S': case 'X': case 'x':
             if (parse_value(ch, optarg, o) < 0)
                 return -1;
             break;

@@ -33,6 +33,8 @@ struct options {
     int wm_named;                /* 1 when --wm named one */
     const char *features_file;   /* --features FILE: the probed table (the runner's probe pass) */
     const char *resize_trigger;  /* --resize-trigger T (or resize-trigger: of the conf) */
+    bool own_xserver;            /* --xserver own (or xserver: own): the compositor brings its X server */
+    const char *xserver;         /* --xserver as given, or NULL */
     const char *client;          /* --client NAME|CMD: the application under test (client mode) */
     struct client_profile client_profile; /* --client NAME: clients/NAME.conf */
     int client_named;

@@ -496,6 +496,14 @@ struct oracle *oracle_screen_create(struct xserver *x, char *err, size_t errlen)
         snprintf(err, errlen, "cannot tell the root visual's pixel layout");
         goto fail;
     }
+    xcb_generic_error_t *ge = NULL;
+    free(xcb_get_image_reply(st->c, xcb_get_image(st->c, XCB_IMAGE_FORMAT_Z_PIXMAP, st->root, 0, 0, 1, 1, ~0u), &ge));
+    if (ge) { /* a rootless server (Xwayland): the compositor's picture is not on the root */
+        snprintf(err, errlen, "GetImage on the root window fails (X error %u): this X server does not show the "
+                 "composited screen on its root (a rootless Xwayland)", ge->error_code);
+        free(ge);
+        goto fail;
+    }
     const xcb_query_extension_reply_t *dmg = xcb_get_extension_data(st->c, &xcb_damage_id);
     const xcb_query_extension_reply_t *xt = xcb_get_extension_data(st->c, &xcb_test_id);
     if (!dmg || !dmg->present) {

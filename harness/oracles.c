@@ -6,18 +6,17 @@
 
 /* An oracle that cannot start is left out with a note on stderr: its cases then find no records
  * of that source (and fail or stay unresolved on their own terms); the run goes on. */
-int oracles_create(struct xserver *x, struct oracle **out, int max, char *err, size_t errlen)
+int oracles_create(struct xserver *x, struct oracle **out, int max, char *no_screen, size_t len)
 {
-    (void)err;
-    (void)errlen;
     int n = 0;
     char why[512];
     struct oracle *o;
+    no_screen[0] = 0;
     if (n < max) {
         if ((o = oracle_screen_create(x, why, sizeof why)))
             out[n++] = o;
         else
-            fprintf(stderr, "framesync: no screen oracle (source `screen`): %s\n", why);
+            snprintf(no_screen, len, "%s", why);
     }
     if (n < max) {
         if ((o = oracle_record_create(x, why, sizeof why)))

@@ -123,7 +123,10 @@ static void decide_feature(struct features *fs, const struct testcase *tc, const
         features_set(fs, tc->feature, FEATURE_ABSENT, "probe", "%s", text);
         break;
     case VERDICT_SKIP: /* a feature it needs is missing: that is the plain reason */
-        features_set(fs, tc->feature, FEATURE_ABSENT, "probe", "%s", res->reason);
+        if (res->unobservable) /* ... or nothing can see what it looks at: not decided, and said so */
+            features_set(fs, tc->feature, FEATURE_UNKNOWN, "unobservable", "cannot be seen here: %s", res->reason);
+        else
+            features_set(fs, tc->feature, FEATURE_ABSENT, "probe", "%s", res->reason);
         break;
     case VERDICT_UNRESOLVED:
         features_set(fs, tc->feature, FEATURE_UNKNOWN, "probe", "its probe could not decide: %s", res->reason);

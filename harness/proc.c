@@ -156,6 +156,8 @@ struct proc *proc_spawn(const char *name, const struct spawn_opts *o)
             fcntl(o->keep_fd, F_SETFD, 0);
         for (const char *const *e = o->env; e && *e; e++)
             putenv((char *)*e);
+        if (o->cwd && chdir(o->cwd) < 0)
+            _exit(127);
         execvp(o->argv[0], (char *const *)o->argv);
         int err = errno;
         if (write(ep[1], &err, sizeof err) < 0)

@@ -24,6 +24,7 @@ struct spawn_opts {
     int stdout_fd;             /* -1: /dev/null */
     int stderr_fd;             /* -1: /dev/null */
     int keep_fd;               /* one more fd the child keeps (e.g. -displayfd), or -1 */
+    const char *cwd;           /* where it runs; NULL: the harness's folder */
 };
 
 /* Call once at start: blocks SIGCHLD/SIGINT/SIGTERM/SIGHUP into a signalfd, makes the harness a

@@ -324,6 +324,14 @@ static enum feature_state feature_state(struct ctx *c, const char *name, const c
     return FEATURE_UNKNOWN;
 }
 
+/* Is the feature unknown because its probe reads what no oracle can see here (not because it
+ * could not decide)? */
+static bool feature_unobservable(struct ctx *c, const char *name)
+{
+    const struct feature *f = c->env->features ? features_find(c->env->features, name) : NULL;
+    return f && !strcmp(f->source, "unobservable");
+}
+
 /* require FEATURE / require no FEATURE: SKIP with the probe's plain reason when the compositor
  * does not have it (has it); UNRESOLVED when its probe could not decide. */
 static bool require_feature(struct ctx *c, const struct step *st, const char *name, bool want)
@@ -332,6 +340,11 @@ static bool require_feature(struct ctx *c, const struct step *st, const char *na
     enum feature_state fs = feature_state(c, name, &detail);
     /* client-* features are the application's (cases/client/probes/), the others the compositor's */
     const char *who = !strncmp(name, "client-", 7) ? "the client" : "the compositor";
+    if (fs == FEATURE_UNKNOWN && feature_unobservable(c, name)) {
+        decide(c, VERDICT_SKIP, st, "%s", detail); /* its probe reads what nothing can see here */
+        c->res->unobservable = true;
+        return false;
+    }
     if (fs == FEATURE_UNKNOWN) {
         decide(c, VERDICT_UNRESOLVED, st, "cannot tell whether %s has %s: %s", who, name, detail);
         return false;
@@ -567,8 +580,25 @@ static void screenshot(struct ctx *c)
     }
 }
 
+/* Does the case read the screen (a wait or none on the screen oracle's records)? */
+static bool reads_screen(const struct testcase *tc)
+{
+    for (int i = 0; i < tc->nsteps; i++)
+        if ((tc->steps[i].kind == STEP_WAIT || tc->steps[i].kind == STEP_NONE) && tc->steps[i].source &&
+            !strcmp(tc->steps[i].source, "screen"))
+            return true;
+    return false;
+}
+
 void run_case(const struct testcase *tc, const struct run_env *env, struct session *s, struct result *res)
 {
+    if (env->no_screen && reads_screen(tc)) { /* never decided by guesswork: nothing can see it here */
+        res->start_us = res->end_us = s->tl.start_us;
+        res->verdict = VERDICT_SKIP;
+        res->unobservable = true;
+        snprintf(res->reason, sizeof res->reason, "no screen oracle for this compositor (%s)", env->no_screen);
+        return;
+    }
     struct ctx c = {.tc = tc, .env = env, .s = s, .res = res};
     c.case_deadline_us = env->case_timeout_ms > 0 ? s->tl.start_us + (int64_t)env->case_timeout_ms * 1000 : INT64_MAX;
     c.xenv = (struct expr_env){.lookup = lookup, .atom = atom, .ctx = &c, .t0_us = s->tl.start_us};

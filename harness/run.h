@@ -21,6 +21,7 @@ struct run_env {
     int noracles;
     int case_timeout_ms;      /* the watchdog: no case runs longer (0: no bound) */
     const struct features *features; /* what the compositor implements (probed); NULL: nothing known */
+    const char *no_screen;    /* why nothing can see the screen here (rootless Xwayland), or NULL */
 };
 
 struct result {
@@ -36,6 +37,7 @@ struct result {
                                  step did not hold, a fake client could not do a command): worth
                                  another attempt, unlike a verdict */
     int attempts;             /* runs of the case this verdict took (set-up retries) */
+    bool unobservable;        /* SKIP: the case reads what no oracle can see here (no screen oracle) */
     int checks_run;
     int64_t start_us, end_us;
     char log_path[1024];

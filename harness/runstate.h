@@ -32,6 +32,7 @@ struct run {
     struct xserver x;
     struct oracle *oracles[MAX_ORACLES];
     int noracles;
+    char no_screen[512];            /* why there is no screen oracle on this server ("": there is one) */
     char client_binary[PATH_MAX];
     char watch_binary[PATH_MAX];
     char tmp_dir[PATH_MAX];

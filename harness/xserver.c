@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,6 +167,45 @@ int xserver_start(struct xserver *x, const char *run_dir, int deadline_ms, char 
     return 0;
 }
 
+/* How often a connection to a compositor's own X server is tried again while it starts (Xwayland
+ * may be spawned on the first connection, or still be setting up its sockets). */
+#define ATTACH_RETRY_MS 20
+
+int xserver_attach(struct xserver *x, const char *display, const char *auth, int deadline_ms, char *err,
+                   size_t errlen)
+{
+    memset(x, 0, sizeof *x);
+    x->start_us = clock_now_us();
+    snprintf(x->display_name, sizeof x->display_name, "%s", display);
+    snprintf(x->auth_path, sizeof x->auth_path, "%s", auth ? auth : "");
+    x->display = display[0] == ':' ? atoi(display + 1) : -1;
+    setenv("DISPLAY", x->display_name, 1);
+    if (x->auth_path[0])
+        setenv("XAUTHORITY", x->auth_path, 1);
+    else
+        unsetenv("XAUTHORITY"); /* its server has no cookie (Xwayland without -auth) */
+    int64_t deadline = x->start_us + (int64_t)deadline_ms * 1000;
+    for (;;) {
+        int screen_no;
+        x->conn = xcb_connect(x->display_name, &screen_no);
+        if (!xcb_connection_has_error(x->conn))
+            break;
+        xcb_disconnect(x->conn);
+        x->conn = NULL;
+        if (clock_now_us() >= deadline || proc_interrupted()) {
+            snprintf(err, errlen, "the compositor's X server %s takes no connection (XAUTHORITY=%s)", display,
+                     x->auth_path[0] ? x->auth_path : "none");
+            return -1;
+        }
+        struct pollfd s = {.fd = proc_signal_fd(), .events = POLLIN}; /* woken early by a signal */
+        if (poll(&s, 1, ATTACH_RETRY_MS) > 0)
+            proc_handle_signals();
+    }
+    x->screen = xcb_setup_roots_iterator(xcb_get_setup(x->conn)).data;
+    x->ready_us = clock_now_us();
+    return 0;
+}
+
 void xserver_stop(struct xserver *x)
 {
     if (x->conn) {
@@ -176,4 +216,25 @@ void xserver_stop(struct xserver *x)
         proc_stop(x->proc, 1000);
         x->proc = NULL;
     }
+}
+
+/* A compositor's own X server that died without cleaning up (mutter, cage on SIGTERM) leaves
+ * /tmp/.XN-lock and /tmp/.X11-unix/XN: removed when the lock's process is gone, so no stale
+ * display of ours outlives the run. */
+void xserver_remove_stale(int display)
+{
+    char lock[64], sock[64], pidtext[32] = "";
+    snprintf(lock, sizeof lock, "/tmp/.X%d-lock", display);
+    snprintf(sock, sizeof sock, "/tmp/.X11-unix/X%d", display);
+    FILE *f = fopen(lock, "re");
+    if (!f)
+        return;
+    size_t n = fread(pidtext, 1, sizeof pidtext - 1, f);
+    fclose(f);
+    pidtext[n] = 0;
+    pid_t pid = (pid_t)atoi(pidtext);
+    if (pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH))
+        return; /* still served */
+    unlink(sock);
+    unlink(lock);
 }

@@ -8,7 +8,7 @@
 #include "proc.h"
 
 struct xserver {
-    struct proc *proc;
+    struct proc *proc;        /* our Xvfb, or NULL for a compositor's own X server (attached) */
     int display;              /* N of ":N" */
     char display_name[32];    /* ":N" */
     char auth_path[512];
@@ -20,6 +20,14 @@ struct xserver {
 
 /* Starts Xvfb with its files in run_dir; on failure writes a reason into err, returns -1. */
 int xserver_start(struct xserver *x, const char *run_dir, int deadline_ms, char *err, size_t errlen);
+/* The X server a compositor brings (`xserver: own`, Xwayland): connects to display with the cookie
+ * file auth ("" or NULL: none), trying again until deadline_ms while it starts.  There is no
+ * process of ours; xserver_stop only disconnects. */
+int xserver_attach(struct xserver *x, const char *display, const char *auth, int deadline_ms, char *err,
+                   size_t errlen);
+/* Removes display's X lock and socket when the process that held the lock is gone. */
+void xserver_remove_stale(int display);
+/* Disconnects, and stops Xvfb when it is ours. */
 void xserver_stop(struct xserver *x);
 
 /* Writes an Xauthority file with one FamilyWild MIT-MAGIC-COOKIE-1 entry and a random cookie.
