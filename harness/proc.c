@@ -261,6 +261,24 @@ static int descendants(pid_t root, pid_t *out, int max)
     return found - 1;
 }
 
+/* Waits (woken by SIGCHLD: orphans come back to us as subreaper) until none of pids lives, at
+ * most ms. */
+static void await_descendants(const pid_t *pids, int n, int ms)
+{
+    int64_t deadline = clock_now_us() + (int64_t)ms * 1000;
+    for (;;) {
+        bool alive = false;
+        for (int i = 0; i < n && !alive; i++)
+            alive = parent_of(pids[i]) > 0; /* gone, or a zombie */
+        int64_t left = (deadline - clock_now_us()) / 1000;
+        if (!alive || left <= 0)
+            return;
+        struct pollfd pfd = {.fd = signal_fd, .events = POLLIN};
+        if (poll(&pfd, 1, left < 20 ? (int)left : 20) > 0)
+            proc_handle_signals();
+    }
+}
+
 static void signal_all(pid_t group, const pid_t *others, int n, int sig)
 {
     kill(-group, sig);
@@ -284,7 +302,9 @@ void proc_stop(struct proc *p, int grace_ms)
             wait_exit(p, 2000);
         }
     }
-    /* the leader is gone; anything left below it goes too (a wrapper's child, in its group or not) */
+    /* the leader is gone; what was below it may still be cleaning up after the SIGTERM (a wrapper
+     * script's trap stops its own X server): the rest of the grace, then SIGKILL */
+    await_descendants(below, nbelow, grace_ms);
     signal_all(p->pid, below, nbelow, SIGKILL);
     for (int i = 0; i < nbelow; i++) /* ours to reap as subreaper, once they were orphaned */
         waitpid(below[i], NULL, WNOHANG);

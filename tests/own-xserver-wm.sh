@@ -1,15 +1,14 @@
 #!/bin/sh
 # A compositor that brings its own X server, for the harness's `xserver: own` path (README,
-# "Compositors that bring their own X server"): an Xvfb of its own on a display it picks, fake-wm
-# on it, and the session command REPORT run with DISPLAY set, as kwin_wayland --exit-with-session
-# or mutter -- CMD run theirs.  Like Xwayland under sway or weston, its server has no cookie.
-#   tests/own-xserver-wm.sh REPORT PROFILE [fake-wm options...]
-# It ends when fake-wm ends, with its status, and takes its server along; SIGTERM ends all of it.
+# "Compositors that bring their own X server"): an Xvfb of its own on a display it picks, a WM on
+# it (fake-wm, or any WM command), and the session command REPORT run with DISPLAY set, as
+# kwin_wayland --exit-with-session or mutter -- CMD run theirs.  Like Xwayland under sway or
+# weston, its server has no cookie.
+#   tests/own-xserver-wm.sh REPORT WM-COMMAND...     e.g. {report} fake-wm/fake-wm --profile {profile}
+# It ends when the WM ends, with its status, and takes its server along; SIGTERM ends all of it.
 set -u
 report=$1
-profile=$2
-shift 2
-root=$(cd "$(dirname "$0")/.." && pwd)
+shift
 dir=$(mktemp -d) || exit 2
 mkfifo "$dir/displayfd" || exit 2
 Xvfb -displayfd 3 -nolisten tcp -noreset -screen 0 1280x1024x24 +extension Composite 3>"$dir/displayfd" \
@@ -24,7 +23,7 @@ cleanup() {
     rm -rf "$dir"
 }
 trap 'cleanup; exit 143' TERM INT
-DISPLAY=":$display" "$root/fake-wm/fake-wm" --profile "$profile" "$@" &
+DISPLAY=":$display" "$@" &
 wm=$!
 DISPLAY=":$display" XAUTHORITY= "$report" &
 session=$!

@@ -13,6 +13,7 @@ Usage: tests/test_leftovers.py [-v] [NAME...]     (make check runs it; about 40 
 import ctypes
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -25,6 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARNESS = os.path.join(ROOT, "harness", "framesync")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 BAD_WM = os.path.join(ROOT, "tests", "bad-wms", "bad-wm")
+OWN_WM = os.path.join(ROOT, "tests", "own-xserver-wm.sh")  # a compositor that brings its X server
 PR_SET_CHILD_SUBREAPER = 36
 CASE = "basic/no-request-without-protocol"   # passes against any WM that maps and resizes
 VERBOSE = False
@@ -332,6 +334,66 @@ def t_never_ready(ctx):
                          "message: %r" % r.stderr))
 
 
+def own(*words):
+    """A compositor that brings its own X server (xserver: own) running the WM command words."""
+    return " ".join([shlex.quote(OWN_WM), "{report}"] + [shlex.quote(w) for w in words])
+
+
+def own_displays_left(stdout):
+    """The X servers the run attached to ("the compositor brings its X server: :N") whose lock or
+    socket is still there (other suites' servers are not ours to judge)."""
+    left = []
+    for n in re.findall(r"brings its X server: :(\d+)", stdout):
+        for path in ("/tmp/.X11-unix/X%s" % n, "/tmp/.X%s-lock" % n):
+            if os.path.exists(path):
+                left.append(path)
+    return left
+
+
+def t_own_pass(ctx):
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE, "--xserver", "own",
+                 "--wm", own(FAKE_WM, "--profile", "{profile}")])
+    rc = r.finish()
+    return (ctx.expect(rc == 0, "exit %s, not 0" % rc) + ctx.expect("1 passed" in r.stdout, "no '1 passed'")
+            + ctx.expect("brings its X server" in r.stdout, "no word of its own X server")
+            + ctx.expect(not own_displays_left(r.stdout), "left: %s" % own_displays_left(r.stdout)))
+
+
+def t_own_crash(ctx):
+    """A compositor with its own X server crashes: its server goes with it, the harness attaches to
+    the next one, and nothing of either is left."""
+    once = os.path.join(ctx.scratch, "crashed-once")
+    r = ctx.run(["--profile", "ewmh-1.5,draft-2011", "--filter", CASE, "--xserver", "own",
+                 "--wm", own(BAD_WM, "--once", once, "crash-on-map", "1")])
+    rc = r.finish()
+    res = results(r.out)["cases"]
+    return (ctx.expect(rc == 1, "exit %s, not 1" % rc)
+            + ctx.expect(len(res) == 2 and res[0]["verdict"] == "FAIL" and res[0].get("failed_clause") == "compositor/crash",
+                         "first case not the crash: %s" % res[:1])
+            + ctx.expect(len(res) == 2 and res[1]["verdict"] == "PASS", "the case after the restart did not pass")
+            + ctx.expect(not own_displays_left(r.stdout), "left: %s" % own_displays_left(r.stdout)))
+
+
+def t_own_sigint(ctx):
+    r = ctx.run(["--xserver", "own", "--wm", own(FAKE_WM, "--profile", "{profile}")])
+    if not r.wait_for_output("\nok ", 30):
+        r.finish(5)
+        return ["no case finished before the interrupt"]
+    r.p.send_signal(signal.SIGINT)
+    rc = r.finish(10)
+    ctx.clean_within = 2.0
+    return (ctx.expect(rc == 130, "exit %s, not 130" % rc)
+            + ctx.expect(not own_displays_left(r.stdout), "left: %s" % own_displays_left(r.stdout)))
+
+
+def t_own_no_report(ctx):
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE, "--wm-timeout", "1000", "--xserver", "own",
+                 "--wm", "exec sleep 30 # never runs {report}"])
+    rc = r.finish()
+    return (ctx.expect(rc == 2, "exit %s, not 2" % rc)
+            + ctx.expect("started no session that reported its X server" in r.stderr, "message: %r" % r.stderr))
+
+
 def t_crash_at_start(ctx):
     r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE, "--wm", wm(BAD_WM, "crash-at-start")])
     rc = r.finish()
@@ -355,7 +417,8 @@ TESTS = [("pass", t_pass), ("fail", t_fail), ("compositor-crash", t_compositor_c
          ("case-timeout", t_case_timeout), ("sigint", t_sigint), ("sigterm", t_sigterm),
          ("sigint-during-grab", t_sigint_during_grab), ("sigint-stubborn-wm", t_sigint_stubborn_wm),         ("sigkill", t_sigkill), ("malformed-case", t_malformed_case), ("unknown-option", t_unknown_option),
          ("wm-not-found", t_wm_not_found), ("never-ready", t_never_ready), ("crash-at-start", t_crash_at_start),
-         ("out-not-writable", t_out_not_writable)]
+         ("out-not-writable", t_out_not_writable), ("own-pass", t_own_pass), ("own-crash", t_own_crash),
+         ("own-sigint", t_own_sigint), ("own-no-report", t_own_no_report)]
 
 
 class Ctx:
