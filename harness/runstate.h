@@ -33,7 +33,7 @@ struct run {
     struct oracle *oracles[MAX_ORACLES];
     int noracles;
     char client_binary[PATH_MAX];
-    char watch_binary[PATH_MAX];
+    char observer_binary[PATH_MAX];
     char tmp_dir[PATH_MAX];
     /* the compositor under test */
     struct compositor wm;

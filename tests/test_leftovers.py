@@ -22,7 +22,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HARNESS = os.path.join(ROOT, "harness", "framesync")
+HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 BAD_WM = os.path.join(ROOT, "tests", "bad-wms", "bad-wm")
 PR_SET_CHILD_SUBREAPER = 36
