@@ -1,7 +1,8 @@
 # framesync: build everything that speaks X (C11), run unit tests and the self-test.
-#   make            build harness, fake client, fake-wm
+#   make            build every program: harness/framesync-harness, scripted-client, fake-wm,
+#                   app-observer, model-app, bench/framesync-bench
 #   make check      unit tests (cmocka), fuzz regressions, self-test against fake-wm (every profile,
-#                   every fault), the client cases against fake-app and its faults, leftovers,
+#                   every fault), the client cases against model-app and its faults, leftovers,
 #                   isolation, Python tests, the suite under ASan/UBSan
 #   make matrix     the suite against every installed real compositor (compositors/), gated by
 #                   baselines/; writes reports/matrix.md and .html (slow; not part of check)
@@ -21,36 +22,36 @@ COMMON_SRC   := $(wildcard common/*.c)
 COMMON_X     := common/xhelpers.c
 HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(COMMON_SRC)
 HARNESS_OBJ  := $(HARNESS_SRC:.c=.o)
-CLIENT_SRC   := $(wildcard fake-clients/*.c) $(COMMON_X)
+SCRIPTED_SRC := $(wildcard scripted-client/*.c) $(COMMON_X)
 WM_SRC       := $(wildcard fake-wm/*.c) $(COMMON_X)
-WATCH_SRC    := $(wildcard watch/*.c) $(COMMON_X)
-APP_SRC      := $(wildcard fake-app/*.c) $(COMMON_X)
+OBSERVER_SRC := $(wildcard app-observer/*.c) $(COMMON_X)
+MODEL_APP_SRC := $(wildcard model-app/*.c) $(COMMON_X)
 UNIT_SRC     := $(wildcard harness/tests/test_*.c)
 UNIT_BIN     := $(UNIT_SRC:.c=)
 
-BINS = harness/framesync fake-clients/fake-client fake-wm/fake-wm watch/client-watch fake-app/fake-app
+BINS = harness/framesync-harness scripted-client/scripted-client fake-wm/fake-wm app-observer/app-observer model-app/model-app
 BENCH_BIN := bench/framesync-bench
 
 all: $(BINS) $(BENCH_BIN)
 
-%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/*.h watch/*.h)
+%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h scripted-client/*.h app-observer/*.h)
 	$(CC) $(CFLAGS) $(X_CFLAGS) -c -o $@ $<
 
-harness/framesync: harness/main.o $(HARNESS_OBJ)
+harness/framesync-harness: harness/main.o $(HARNESS_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 
-fake-clients/fake-client: $(CLIENT_SRC:.c=.o)
+scripted-client/scripted-client: $(SCRIPTED_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 
 fake-wm/fake-wm: $(WM_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 
 # the observer of a real application under test (--client, cases/client/)
-watch/client-watch: $(WATCH_SRC:.c=.o)
+app-observer/app-observer: $(OBSERVER_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 
 # the self-driven application the client cases are proven with (tests/client_selftest.py)
-fake-app/fake-app: $(APP_SRC:.c=.o)
+model-app/model-app: $(MODEL_APP_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 
 harness/tests/test_%: harness/tests/test_%.o $(HARNESS_OBJ)
@@ -62,7 +63,7 @@ unit: $(UNIT_BIN)
 selftest: all
 	./tests/selftest.sh
 
-# the client cases (cases/client/) proven both ways against fake-app and its faults (< 1 min)
+# the client cases (cases/client/) proven both ways against model-app and its faults (< 1 min)
 client-selftest: all
 	python3 tests/client_selftest.py
 
@@ -117,44 +118,44 @@ fuzz:
 
 # ---- make asan: harness, fake client and fake-wm with ASan + UBSan in build/asan/ (the same
 # layout, so the harness finds its fake-wm and fake client there), then the whole suite on them,
-# and the client cases on client-watch and fake-app (the decoder of what RECORD brings).
+# and the client cases on app-observer and model-app (the decoder of what RECORD brings).
 # Any sanitizer report of any process (they go to build/asan/logs/) fails it, as does exit >= 2.
 ASAN_DIR   := build/asan
 ASAN_OUT   ?= /tmp/fs-asan-results
 ASAN_FLAGS ?= --timeout-scale 2
 ASAN_BINS  := $(BINS:%=$(ASAN_DIR)/%)
 
-$(ASAN_DIR)/%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/*.h)
+$(ASAN_DIR)/%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h scripted-client/*.h app-observer/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -O1 $(SAN_FLAGS) $(X_CFLAGS) -c -o $@ $<
 
-$(ASAN_DIR)/harness/framesync: $(ASAN_DIR)/harness/main.o $(HARNESS_OBJ:%=$(ASAN_DIR)/%)
+$(ASAN_DIR)/harness/framesync-harness: $(ASAN_DIR)/harness/main.o $(HARNESS_OBJ:%=$(ASAN_DIR)/%)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
 
-$(ASAN_DIR)/fake-clients/fake-client: $(CLIENT_SRC:%.c=$(ASAN_DIR)/%.o)
+$(ASAN_DIR)/scripted-client/scripted-client: $(SCRIPTED_SRC:%.c=$(ASAN_DIR)/%.o)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
 
 $(ASAN_DIR)/fake-wm/fake-wm: $(WM_SRC:%.c=$(ASAN_DIR)/%.o)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
 
-$(ASAN_DIR)/watch/client-watch: $(WATCH_SRC:%.c=$(ASAN_DIR)/%.o)
+$(ASAN_DIR)/app-observer/app-observer: $(OBSERVER_SRC:%.c=$(ASAN_DIR)/%.o)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
 
-$(ASAN_DIR)/fake-app/fake-app: $(APP_SRC:%.c=$(ASAN_DIR)/%.o)
+$(ASAN_DIR)/model-app/model-app: $(MODEL_APP_SRC:%.c=$(ASAN_DIR)/%.o)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
 
 asan: $(ASAN_BINS)
 	@rm -rf $(ASAN_DIR)/logs; mkdir -p $(ASAN_DIR)/logs
 	@rc=0; ASAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/asan:detect_leaks=1:abort_on_error=0 \
 	  UBSAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/ubsan:print_stacktrace=1 \
-	  $(ASAN_DIR)/harness/framesync --cases $(CURDIR)/cases --out $(ASAN_OUT) $(ASAN_FLAGS) \
+	  $(ASAN_DIR)/harness/framesync-harness --cases $(CURDIR)/cases --out $(ASAN_OUT) $(ASAN_FLAGS) \
 	  > $(ASAN_DIR)/suite.tap 2>&1 || rc=$$?; \
 	  tail -1 $(ASAN_DIR)/suite.tap; echo "asan: the suite exited $$rc (results in $(ASAN_OUT))"; \
 	  ASAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/asan:detect_leaks=1:abort_on_error=0 \
 	  UBSAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/ubsan:print_stacktrace=1 \
-	  $(ASAN_DIR)/harness/framesync --cases $(CURDIR)/cases --out $(ASAN_OUT)-client $(ASAN_FLAGS) \
-	    --client "$(CURDIR)/$(ASAN_DIR)/fake-app/fake-app --fences 2" > $(ASAN_DIR)/client.tap 2>&1 || rc=$$?; \
-	  tail -1 $(ASAN_DIR)/client.tap; echo "asan: the client cases (client-watch, fake-app) exited $$rc"; \
+	  $(ASAN_DIR)/harness/framesync-harness --cases $(CURDIR)/cases --out $(ASAN_OUT)-client $(ASAN_FLAGS) \
+	    --client "$(CURDIR)/$(ASAN_DIR)/model-app/model-app --fences 2" > $(ASAN_DIR)/client.tap 2>&1 || rc=$$?; \
+	  tail -1 $(ASAN_DIR)/client.tap; echo "asan: the client cases (app-observer, model-app) exited $$rc"; \
 	  if ls $(ASAN_DIR)/logs/* >/dev/null 2>&1; then \
 	    for f in $(ASAN_DIR)/logs/*; do echo "== $$f"; head -40 $$f; done; \
 	    echo "asan: sanitizer reports above"; exit 1; fi; \
@@ -209,7 +210,7 @@ matrix: all
 
 clean:
 	rm -rf build
-	rm -f $(BINS) $(BENCH_BIN) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o fake-clients/*.o fake-wm/*.o watch/*.o fake-app/*.o
+	rm -f $(BINS) $(BENCH_BIN) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o scripted-client/*.o fake-wm/*.o app-observer/*.o model-app/*.o
 
 .PHONY: all unit selftest client-selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress bench-check
 .SECONDARY:

@@ -1,5 +1,5 @@
 /* The X helpers every program of the suite needs, defined once (harness, fake client, fake-wm,
- * client-watch, fake-app, the benchmark): a round trip, and the SYNC extension's 64-bit values. */
+ * app-observer, model-app, the benchmark): a round trip, and the SYNC extension's 64-bit values. */
 #ifndef FRAMESYNC_XHELPERS_H
 #define FRAMESYNC_XHELPERS_H
 

@@ -14,7 +14,7 @@
 
 enum step_kind {
     STEP_CLIENT,    /* client NAME [ARGS]         start a fake client */
-    STEP_COMMAND,   /* NAME CMD ARGS...           a fake-client command (also `resize`) */
+    STEP_COMMAND,   /* NAME CMD ARGS...           a scripted-client command (also `resize`) */
     STEP_WAIT,      /* wait SRC KIND [K=V]... within MS [as VAR] */
     STEP_NONE,      /* none SRC KIND [K=V]... for MS */
     STEP_EXPECT,    /* expect EXPR */

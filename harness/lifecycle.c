@@ -21,7 +21,7 @@ int lifecycle_liveness_ms(const struct run *r)
 struct run_env lifecycle_env(struct run *r)
 {
     return (struct run_env){.x = &r->x, .wm = &r->wm, .client_binary = r->client_binary,
-                            .watch_binary = r->watch_binary, .timeout_scale = r->o->timeout_scale,
+                            .observer_binary = r->observer_binary, .timeout_scale = r->o->timeout_scale,
                             .oracles = r->oracles, .noracles = r->noracles,
                             .case_timeout_ms = options_case_timeout_ms(r->o), .features = r->features,
                             .no_screen = r->no_screen[0] ? r->no_screen : NULL};

@@ -16,14 +16,14 @@
 
 #define EXIT_USAGE 2
 
-/* --client: the observer (watch/client-watch) starts the application from
+/* --client: the observer (app-observer/app-observer) starts the application from
  * $FRAMESYNC_CLIENT_COMMAND in every case that declares `client NAME under-test`. */
 static int setup_client(struct run *r)
 {
     const struct options *o = r->o;
-    snprintf(r->watch_binary, sizeof r->watch_binary, "%s/watch/client-watch", o->root);
-    if (access(r->watch_binary, X_OK) < 0) {
-        fprintf(stderr, "framesync: the client observer %s is missing: run make\n", r->watch_binary);
+    snprintf(r->observer_binary, sizeof r->observer_binary, "%s/app-observer/app-observer", o->root);
+    if (access(r->observer_binary, X_OK) < 0) {
+        fprintf(stderr, "framesync: the client observer %s is missing: run make\n", r->observer_binary);
         return -1;
     }
     if (o->client_named) {
@@ -56,9 +56,9 @@ static int prepare(struct run *r)
     }
     snprintf(r->wm_log, sizeof r->wm_log, "%s/logs/compositor.log", o->out_dir);
     unlink(r->wm_log);
-    snprintf(r->client_binary, sizeof r->client_binary, "%s/fake-clients/fake-client", o->root);
+    snprintf(r->client_binary, sizeof r->client_binary, "%s/scripted-client/scripted-client", o->root);
     if (access(r->client_binary, X_OK) < 0) {
-        fprintf(stderr, "framesync: the fake client %s is missing: run make\n", r->client_binary);
+        fprintf(stderr, "framesync: the scripted client %s is missing: run make\n", r->client_binary);
         return -1;
     }
     snprintf(r->tmp_dir, sizeof r->tmp_dir, "%s/framesync-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");

@@ -181,7 +181,7 @@ static void defaults(struct options *o)
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = 0;
-    snprintf(o->root, sizeof o->root, "%s", dirname(dirname(exe))); /* <root>/harness/framesync */
+    snprintf(o->root, sizeof o->root, "%s", dirname(dirname(exe))); /* <root>/harness/framesync-harness */
 }
 
 int options_parse(int argc, char **argv, struct options *o)

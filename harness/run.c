@@ -449,7 +449,7 @@ static int resize_command(struct ctx *c, const struct step *st, const char *line
         return 0;
     }
     /* a WM that syncs this kind of resize is expected to send a request: the client keeps
-     * stepping past a bare size change (fake-clients/resize.c) */
+     * stepping past a bare size change (scripted-client/resize.c) */
     char feature[48];
     snprintf(feature, sizeof feature, "trigger-%s", trigger);
     const struct feature *synced = fs ? features_get((struct features *)fs, feature) : NULL;
@@ -513,12 +513,12 @@ static bool run_step(struct ctx *c, const struct step *st)
         return true;
     }
     case STEP_CLIENT:
-        if (st->command && !strcmp(st->command, "under-test") && !c->env->watch_binary) {
+        if (st->command && !strcmp(st->command, "under-test") && !c->env->observer_binary) {
             decide(c, VERDICT_SKIP, st, "no client under test: this case tests an application (run it with --client)");
             return false;
         }
         if (session_add_client_binary(c->s, st->source,
-                                      st->command && *st->command ? c->env->watch_binary : c->s->client_binary,
+                                      st->command && *st->command ? c->env->observer_binary : c->s->client_binary,
                                       bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err) == 0)
             return true;
         if (watchdog_fired(c, st))

@@ -15,7 +15,7 @@ struct run_env {
     struct xserver *x;
     struct compositor *wm;
     const char *client_binary;
-    const char *watch_binary; /* the observer of the application under test (--client), or NULL */
+    const char *observer_binary; /* the observer of the application under test (--client), or NULL */
     double timeout_scale;     /* multiplies every `within` / `for` of the cases */
     struct oracle **oracles;  /* attached to every case's session */
     int noracles;

@@ -34,7 +34,7 @@ struct run {
     int noracles;
     char no_screen[512];            /* why there is no screen oracle on this server ("": there is one) */
     char client_binary[PATH_MAX];
-    char watch_binary[PATH_MAX];
+    char observer_binary[PATH_MAX];
     char tmp_dir[PATH_MAX];
     /* the compositor under test */
     struct compositor wm;

@@ -1,4 +1,4 @@
-/* One case's live state: its fake clients (driven over pipes, see fake-clients/PROTOCOL.md),
+/* One case's live state: its fake clients (driven over pipes, see scripted-client/PROTOCOL.md),
  * the timeline their reports go into, the records bound by `as`, and the cursors that make each
  * `wait` take the next record of its kind. */
 #ifndef FRAMESYNC_SESSION_H
@@ -55,7 +55,7 @@ void session_free(struct session *s);
 
 /* Starts fake client NAME and waits for its `ready`; -1 with err on failure. */
 int session_add_client(struct session *s, const char *name, int timeout_ms, char *err, size_t len);
-/* The same with another program speaking the fake client's line protocol (watch/client-watch). */
+/* The same with another program speaking the fake client's line protocol (app-observer/app-observer). */
 int session_add_client_binary(struct session *s, const char *name, const char *binary, int timeout_ms, char *err,
                               size_t len);
 struct client *session_client(struct session *s, const char *name);

@@ -53,7 +53,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 from runner import runverdict  # noqa: E402
 from runner.terms import level_label  # noqa: E402
-HARNESS = os.path.join(ROOT, "harness", "framesync")
+HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 STATUSES = ("Fail", "Unresolved", "Flake", "Skip")
 VERDICT_STATUS = {"PASS": "Pass", "FAIL": "Fail", "UNRESOLVED": "Unresolved", "SKIP": "Skip"}
 LINE_RE = re.compile(r"^(?P<id>[A-Za-z0-9_./+-]+)(?:\s+\[(?P<profile>[A-Za-z0-9_.-]+)\])?\s*,\s*"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """framesync runner: runs the suite on N parallel workers and merges their results.
 
-Each worker is one harness process (harness/framesync --shard k/N --out OUT/workers/k) with its
+Each worker is one harness process (harness/framesync-harness --shard k/N --out OUT/workers/k) with its
 own Xvfb and compositor.  The runner re-emits one TAP 13 stream in the canonical order (profiles
 ewmh-1.5, draft-2011, de-facto; cases by path), identical to what --jobs 1 gives, writes the
 merged OUT/results.tap and OUT/results.json (the harness's format), links every worker's case
@@ -22,7 +22,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HARNESS = os.path.join(ROOT, "harness", "framesync")
+HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 sys.path.insert(0, ROOT)
 from runner.terms import PROFILES, FAIL_ON, describe_level  # noqa: E402
 from runner import runverdict  # noqa: E402

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""The proof that the client cases (cases/client/) are true both ways, against fake-app, the
-self-driven application of fake-app/fake-app.c, as the client under test (--client):
+"""The proof that the client cases (cases/client/) are true both ways, against model-app, the
+self-driven application of model-app/model-app.c, as the client under test (--client):
 
-  * it does not fail wrongly: the correct fake-app, in the extended form with fences, passes
+  * it does not fail wrongly: the correct model-app, in the extended form with fences, passes
     every client case in every profile, and in the basic form it passes the basic cases and the
     extended ones SKIP (the client has one counter);
-  * nor on a behaviour the texts allow: each --variant of fake-app (VARIANTS) gives no FAIL and
+  * nor on a behaviour the texts allow: each --variant of model-app (VARIANTS) gives no FAIL and
     no UNRESOLVED in the profiles whose text allows it;
-  * it can fail: each --fault of fake-app makes the client cases listed for it in FAULTS FAIL
+  * it can fail: each --fault of model-app makes the client cases listed for it in FAULTS FAIL
     (filed under the clause that fault breaks), run only in the profiles and cases that show it,
     to keep the proof short.
 
@@ -24,8 +24,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HARNESS = os.path.join(ROOT, "harness", "framesync")
-APP = os.path.join(ROOT, "fake-app", "fake-app")
+HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
+APP = os.path.join(ROOT, "model-app", "model-app")
 LINE_RE = re.compile(r"^(not )?ok \d+ - (\S+) \[([^\]]+)\](?: # (SKIP|UNRESOLVED))?")
 
 # fault -> (profiles, --filter, the cases [case, profile] that must FAIL, the clause they break)

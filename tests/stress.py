@@ -17,7 +17,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HARNESS = os.path.join(ROOT, "harness", "framesync")
+HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 
 
 def main():

@@ -4,7 +4,7 @@ import subprocess
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HARNESS = os.path.join(ROOT, "harness", "framesync")
+HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 
 
 def run(*args):

@@ -17,7 +17,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HARNESS = os.path.join(ROOT, "harness", "framesync")
+HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 BAD_WM = os.path.join(ROOT, "tests", "bad-wms", "bad-wm")
 # groups that pass against fake-wm whatever else is being worked on; enough for two runs to overlap
 STABLE = "^(basic|extended|forms|robustness)/"

@@ -19,7 +19,7 @@ sys.path.insert(0, ROOT)
 from runner import merge  # noqa: E402
 
 RUNNER = os.path.join(ROOT, "runner", "framesync.py")
-HARNESS = os.path.join(ROOT, "harness", "framesync")
+HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 # quick cases that pass against fake-wm, in all three profiles and in two
 FILTER = "^(basic/(request-layout|value-nonzero|set-at-manage)|extended/even-value)$"

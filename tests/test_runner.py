@@ -17,7 +17,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNER = os.path.join(ROOT, "runner", "framesync.py")
-HARNESS = os.path.join(ROOT, "harness", "framesync")
+HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 
 spec = importlib.util.spec_from_file_location("framesync_runner", RUNNER)

@@ -136,7 +136,7 @@ static void test_fail_full(void **state)
 {
     (void)state;
     struct session s;
-    session_init(&s, "fake-clients/fake-client", "logs/x");
+    session_init(&s, "scripted-client/scripted-client", "logs/x");
     s.tl.start_us = 1000000;
     timeline_add(&s.tl, record_parse("harness", "step t=1000000 n=1"));
     timeline_add(&s.tl, record_parse("A", "sync-request t=1012345 value=0 l0=301"));
@@ -202,7 +202,7 @@ static void test_fail_minimal(void **state)
 
     /* a session with an empty timeline prints no timeline either */
     struct session s;
-    session_init(&s, "fake-client", "logs/y");
+    session_init(&s, "scripted-client", "logs/y");
     tap_result(&T, &TC, PROFILE_DEFACTO, &r, &CAT, &s, "x");
     const char *o = output();
     assert_null(strstr(o, "timeline:"));

@@ -6,7 +6,7 @@
  *   bad-wm crash-at-start          prints a message and dies by SIGSEGV before owning WM_S0
  *   bad-wm exit-at-start STATUS    prints a message and exits with STATUS at once
  *   bad-wm never-ready             connects, never owns WM_S0, waits for SIGTERM
- * MapRequests are counted for the fake clients' windows only (WM_CLASS fake-client), not the
+ * MapRequests are counted for the scripted clients' windows only (WM_CLASS scripted-client), not the
  * harness's probe window:
  *   bad-wm crash-on-map N          dies by SIGSEGV on the Nth MapRequest
  *   bad-wm exit-on-map N STATUS    exits with STATUS on the Nth MapRequest
@@ -57,12 +57,14 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Only the fake clients' windows count: the harness's probe window may be mapped more than once. */
-static bool is_fake_client(xcb_window_t w)
+/* Only the scripted clients' windows count: the harness's probe window may be mapped more than once. */
+static bool is_scripted_client(xcb_window_t w)
 {
     xcb_get_property_reply_t *r =
         xcb_get_property_reply(c, xcb_get_property(c, 0, w, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, 0, 64), NULL);
-    bool yes = r && xcb_get_property_value_length(r) >= 11 && !memcmp(xcb_get_property_value(r), "fake-client", 11);
+    static const char class_name[] = "scripted-client";
+    bool yes = r && xcb_get_property_value_length(r) >= (int)sizeof class_name - 1 &&
+               !memcmp(xcb_get_property_value(r), class_name, sizeof class_name - 1);
     free(r);
     return yes;
 }
@@ -141,9 +143,9 @@ int main(int argc, char **argv)
         switch (ev->response_type & 0x7F) {
         case XCB_MAP_REQUEST: {
             xcb_window_t w = ((xcb_map_request_event_t *)ev)->window;
-            bool counted = is_fake_client(w);
+            bool counted = is_scripted_client(w);
             maps += counted;
-            fprintf(stderr, "bad-wm: MapRequest of window %u%s (%d)\n", w, counted ? ", a fake client" : "", maps);
+            fprintf(stderr, "bad-wm: MapRequest of window %u%s (%d)\n", w, counted ? ", a scripted client" : "", maps);
             bool act = counted && maps == n;
             if (act && once) {
                 int fd = open(once, O_WRONLY | O_CREAT | O_EXCL, 0600);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "clock.h"
-#include "fake-client.h"
+#include "scripted-client.h"
 
 void record(const char *kind, const char *fmt, ...)
 {
@@ -29,7 +29,7 @@ void logmsg(struct client *cl, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "fake-client[%s]: ", cl->name);
+    fprintf(stderr, "scripted-client[%s]: ", cl->name);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);

@@ -2,7 +2,7 @@
  * state that gives the records their meaning: its toplevels and their protocol properties, its
  * counters and their values (so each SetCounter/ChangeCounter is reported with the value before
  * it, which counter of the property it is, and the request it may answer), its fences. */
-#include "watch.h"
+#include "app-observer.h"
 
 #include <inttypes.h>
 #include <stdio.h>

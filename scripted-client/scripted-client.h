@@ -1,6 +1,6 @@
-/* fake-client: one scripted X client playing the application side of frame synchronization.
- * The line protocol it speaks is fake-clients/PROTOCOL.md; this header is the state the parts
- * share.  Everything is single-threaded: one poll() loop in fake-client.c drives it all. */
+/* scripted-client: one scripted X client playing the application side of frame synchronization.
+ * The line protocol it speaks is scripted-client/PROTOCOL.md; this header is the state the parts
+ * share.  Everything is single-threaded: one poll() loop in scripted-client.c drives it all. */
 #ifndef FAKE_CLIENT_H
 #define FAKE_CLIENT_H
 

@@ -8,7 +8,7 @@
  *   anything else (also type _NET_WM_SYNC_REQUEST itself, a broken WM) -> client-message */
 #include <stdio.h>
 
-#include "fake-client.h"
+#include "scripted-client.h"
 
 static int64_t join64(uint32_t lo, uint32_t hi)
 {

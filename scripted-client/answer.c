@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "fake-client.h"
+#include "scripted-client.h"
 
 #define NO_CONFIGURE_US 50000 /* how long to wait for the ConfigureNotify after a request */
 #define LATE_MS_MAX 600000

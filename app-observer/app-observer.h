@@ -1,7 +1,7 @@
-/* client-watch: observes a real application (the client under test) for the client side of the
- * suite, and reports what it does in the fake client's record language (fake-clients/PROTOCOL.md
+/* app-observer: observes a real application (the client under test) for the client side of the
+ * suite, and reports what it does in the fake client's record language (scripted-client/PROTOCOL.md
  * "Records"), so that cases read it with `wait A KIND ...` like any fake client's records.
- * See watch/README.md. */
+ * See app-observer/README.md. */
 #ifndef FRAMESYNC_WATCH_H
 #define FRAMESYNC_WATCH_H
 

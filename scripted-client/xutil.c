@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake-client.h"
+#include "scripted-client.h"
 
 bool round_trip(struct client *cl)
 {

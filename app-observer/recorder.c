@@ -3,7 +3,7 @@
  * server processed them.  That order is the point: "painted at the new size before the answer"
  * is a DamageNotify between the application's ConfigureNotify and its SetCounter, which no two
  * separate connections could order. */
-#include "watch.h"
+#include "app-observer.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -41,7 +41,7 @@ int recorder_create(void)
 {
     const xcb_query_extension_reply_t *rec = xcb_get_extension_data(W.rc, &xcb_record_id);
     if (!rec || !rec->present) {
-        fprintf(stderr, "client-watch: the X server has no RECORD extension\n");
+        fprintf(stderr, "app-observer: the X server has no RECORD extension\n");
         return -1;
     }
     free(xcb_record_query_version_reply(W.rc, xcb_record_query_version(W.rc, 1, 13), NULL));
@@ -70,7 +70,7 @@ int recorder_create(void)
     xcb_generic_error_t *e =
         xcb_request_check(W.rc, xcb_record_create_context_checked(W.rc, ctx, 0, nspec, 3, spec, r));
     if (e) {
-        fprintf(stderr, "client-watch: RECORD CreateContext failed (X error %u)\n", e->error_code);
+        fprintf(stderr, "app-observer: RECORD CreateContext failed (X error %u)\n", e->error_code);
         free(e);
         return -1;
     }
@@ -86,7 +86,7 @@ int recorder_enable(void)
         xcb_record_enable_context_reply_t *rep =
             xcb_record_enable_context_reply(W.data, (xcb_record_enable_context_cookie_t){enable_seq}, &err); /* the first reply comes at once */
         if (!rep) {
-            fprintf(stderr, "client-watch: RECORD EnableContext failed\n");
+            fprintf(stderr, "app-observer: RECORD EnableContext failed\n");
             free(err);
             return -1;
         }

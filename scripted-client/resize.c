@@ -33,7 +33,7 @@
 #include <xcb/xtest.h>
 
 #include "clock.h"
-#include "fake-client.h"
+#include "scripted-client.h"
 
 #define MSG_LEN 512
 #define DEFAULT_WITHIN_MS 1000

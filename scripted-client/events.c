@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fake-client.h"
+#include "scripted-client.h"
 
 static int sendevent(const xcb_generic_event_t *ev)
 {

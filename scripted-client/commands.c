@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <xcb/xcb_icccm.h>
 
-#include "fake-client.h"
+#include "scripted-client.h"
 #include "frame-colour.h"
 
 #define MAX_WORDS 2048
@@ -116,7 +116,7 @@ static bool cmd_create(struct client *cl, struct cmd *cmd, int argc, char **argv
     const struct atoms *a = &cl->atoms;
     set_string(cl, cmd, a->wm_name, XCB_ATOM_STRING, cl->name, strlen(cl->name));
     set_string(cl, cmd, a->net_wm_name, a->utf8_string, cl->name, strlen(cl->name));
-    static const char wm_class[] = "fake-client\0fake-client"; /* instance\0class\0 */
+    static const char wm_class[] = "scripted-client\0scripted-client"; /* instance\0class\0 */
     set_string(cl, cmd, a->wm_class, XCB_ATOM_STRING, wm_class, sizeof wm_class);
     uint32_t pid = (uint32_t)getpid();
     cmd_track(cmd, xcb_change_property_checked(cl->c, XCB_PROP_MODE_REPLACE, cl->win, a->net_wm_pid,

@@ -1,11 +1,11 @@
-/* client-watch: starts the client under test and reports what it does (watch.h, watch/README.md).
+/* app-observer: starts the client under test and reports what it does (app-observer.h, app-observer/README.md).
  *
- *   client-watch [--name NAME]    the command line is $FRAMESYNC_CLIENT_COMMAND (run by /bin/sh)
+ *   app-observer [--name NAME]    the command line is $FRAMESYNC_CLIENT_COMMAND (run by /bin/sh)
  *
  * One poll() over stdin (commands), the RECORD data connection and the control connection; the
  * application is this process's child, in its process group (the harness stops the group), and
  * gets SIGKILL if this process dies. */
-#include "watch.h"
+#include "app-observer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,7 +49,7 @@ void logw(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "client-watch %s: ", name);
+    fprintf(stderr, "app-observer %s: ", name);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);

@@ -1,9 +1,9 @@
-/* fake-app: an application that takes part in frame synchronization by itself, correctly or with
+/* model-app: an application that takes part in frame synchronization by itself, correctly or with
  * one fault, so that the client cases (cases/client/) are shown to pass on a correct client and
  * to fail on each wrong behaviour (tests/client_selftest.py).  It plays "the client under test":
- * `framesync --client "fake-app/fake-app --fault answer-early"`.
+ * `framesync --client "model-app/model-app --fault answer-early"`.
  *
- *   fake-app [--form basic|extended] [--fences N] [--fault F] [--variant V] [--frame-ms MS]
+ *   model-app [--form basic|extended] [--fences N] [--fault F] [--variant V] [--frame-ms MS]
  *
  * It creates a 200x150 toplevel, lists WM_DELETE_WINDOW and _NET_WM_SYNC_REQUEST, creates its
  * counters (and fences) before the map, maps it with the second counter odd (its first frame)
@@ -173,7 +173,7 @@ static void create_window(int nfences)
     xcb_create_window(S.c, XCB_COPY_FROM_PARENT, S.win, S.screen->root, 0, 0, S.width, S.height, 0,
                       XCB_WINDOW_CLASS_INPUT_OUTPUT, S.screen->root_visual, XCB_CW_BACK_PIXMAP | XCB_CW_EVENT_MASK,
                       values);
-    xcb_change_property(S.c, XCB_PROP_MODE_REPLACE, S.win, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 8, 8, "fake-app");
+    xcb_change_property(S.c, XCB_PROP_MODE_REPLACE, S.win, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 8, 8, "model-app");
     xcb_atom_t protocols[2] = {S.atom[A_DELETE], S.atom[A_SYNC]};
     xcb_change_property(S.c, XCB_PROP_MODE_REPLACE, S.win, S.atom[A_PROTOCOLS], XCB_ATOM_ATOM, 32, 2, protocols);
     for (int i = 0; i < (S.extended ? 2 : 1); i++) {
@@ -245,7 +245,7 @@ static void answer(void)
     int64_t v = S.request_value;
     S.request_pending = false;
     if (S.fault == F_SAME_SIZE && !S.size_changed) {
-        fprintf(stderr, "fake-app: request %lld not answered (fault same-size-unanswered)\n", (long long)v);
+        fprintf(stderr, "model-app: request %lld not answered (fault same-size-unanswered)\n", (long long)v);
         return;
     }
     if (S.fault != F_ANSWER_EARLY) {
@@ -358,8 +358,8 @@ static void parse_args(int argc, char **argv, int *nfences)
     }
     return;
 usage:
-    fprintf(stderr, "usage: fake-app [--form basic|extended] [--fences N (0-8)] [--frame-ms MS] [--fault F] [--variant V]\n"
-                    "       fake-app --list-faults\n"
+    fprintf(stderr, "usage: model-app [--form basic|extended] [--fences N (0-8)] [--frame-ms MS] [--fault F] [--variant V]\n"
+                    "       model-app --list-faults\n"
                     "variants: frame-answer map-even plus3 slow-answer\n"
                     "faults: answer-early wrong-counter odd-end no-drawn-wait wrong-fence-index "
                     "same-size-unanswered late-counter\n");
@@ -370,7 +370,7 @@ static void start(int nfences)
 {
     S.c = xcb_connect(NULL, NULL);
     if (xcb_connection_has_error(S.c)) {
-        fprintf(stderr, "fake-app: cannot connect to the X server\n");
+        fprintf(stderr, "model-app: cannot connect to the X server\n");
         exit(1);
     }
     S.screen = xcb_setup_roots_iterator(xcb_get_setup(S.c)).data;
@@ -406,7 +406,7 @@ int main(int argc, char **argv)
         if (S.request_pending && now >= S.request_deadline_ms)
             answer();
         if (S.awaiting_drawn >= 0 && now >= S.drawn_deadline_ms) {
-            fprintf(stderr, "fake-app: no drawn message for %lld after %d ms, drawing on\n",
+            fprintf(stderr, "model-app: no drawn message for %lld after %d ms, drawing on\n",
                     (long long)S.awaiting_drawn, DRAWN_TIMEOUT_MS);
             S.awaiting_drawn = -1;
         }

@@ -1,5 +1,5 @@
-/* fake-client: the application side of the frame-synchronization protocol, scripted over
- * stdin/stdout (fake-clients/PROTOCOL.md).
+/* scripted-client: the application side of the frame-synchronization protocol, scripted over
+ * stdin/stdout (scripted-client/PROTOCOL.md).
  *
  * One thread, one poll() over three sources: the X connection, stdin (commands, one a line) and
  * a timerfd (the sync-request answer's deadlines).  Nothing sleeps: every wait is a deadline on
@@ -15,13 +15,13 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "fake-client.h"
+#include "scripted-client.h"
 
 #define LINE_MAX_LEN 16384
 
 static void usage_exit(void)
 {
-    fprintf(stderr, "usage: fake-client [--name NAME]\n");
+    fprintf(stderr, "usage: scripted-client [--name NAME]\n");
     exit(2);
 }
 
@@ -30,7 +30,7 @@ static const char *parse_args(int argc, char **argv)
     static const struct option opts[] = {{"name", required_argument, NULL, 'n'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *name = "fake-client";
+    const char *name = "scripted-client";
     int o;
     while ((o = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
         if (o == 'n')

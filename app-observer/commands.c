@@ -6,7 +6,7 @@
  *   sync               a round trip
  *   quit               stops the application and exits
  * The wm-* commands are ClientMessages of fake-wm's control channel (fake-wm/control.c). */
-#include "watch.h"
+#include "app-observer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
