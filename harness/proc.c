@@ -215,21 +215,31 @@ static bool wait_exit(struct proc *p, int ms)
 
 #define MAX_DESCENDANTS 64
 
-/* The parent of pid from /proc (0 when it is gone). */
-static pid_t parent_of(pid_t pid)
+/* The state letter and parent of pid, from /proc/PID/stat; false when it is gone. */
+static bool read_stat(pid_t pid, char *state, pid_t *ppid)
 {
     char path[64], buf[512];
     snprintf(path, sizeof path, "/proc/%d/stat", pid);
     FILE *f = fopen(path, "re");
     if (!f)
-        return 0;
+        return false;
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     buf[n] = 0;
-    char *rp = strrchr(buf, ')');
-    char state = 0;
-    int ppid = 0;
-    return rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2 && state != 'Z' ? (pid_t)ppid : 0;
+    char *rp = strrchr(buf, ')'); /* the command name may hold anything, even ')' */
+    int parent = 0;
+    if (!rp || sscanf(rp + 1, " %c %d", state, &parent) != 2)
+        return false;
+    *ppid = (pid_t)parent;
+    return true;
+}
+
+/* The parent of a living pid (0 when it is gone or a zombie). */
+static pid_t parent_of(pid_t pid)
+{
+    char state;
+    pid_t ppid;
+    return read_stat(pid, &state, &ppid) && state != 'Z' ? ppid : 0;
 }
 
 /* Every live descendant of root: its children, theirs, ...  Some leave root's process group
@@ -322,20 +332,7 @@ static void kill_remaining_children(void)
     pid_t self = getpid();
     while ((e = readdir(d))) {
         pid_t pid = (pid_t)atoi(e->d_name);
-        if (pid <= 0)
-            continue;
-        char path[64], buf[512];
-        snprintf(path, sizeof path, "/proc/%d/stat", pid);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = 0;
-        char *rp = strrchr(buf, ')');
-        int ppid = 0;
-        char state = 0;
-        if (rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2 && ppid == self && state != 'Z')
+        if (pid > 0 && parent_of(pid) == self)
             kill(pid, SIGKILL);
     }
     closedir(d);
@@ -370,17 +367,7 @@ const char *proc_describe_exit(const struct proc *p, char *buf, size_t len)
 
 bool proc_is_stopped(const struct proc *p)
 {
-    if (!p || p->exited)
-        return false;
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", p->pid);
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return false;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    char *rp = strrchr(buf, ')');
-    char state = 0;
-    return rp && sscanf(rp + 1, " %c", &state) == 1 && (state == 'T' || state == 't');
+    char state;
+    pid_t ppid;
+    return p && !p->exited && read_stat(p->pid, &state, &ppid) && (state == 'T' || state == 't');
 }
