@@ -131,7 +131,7 @@ static int run_item(struct run *r, const struct item *it)
 {
     struct result res = {0};
     struct session s;
-    char prefix[PATH_MAX], why[3000], ended[256] = "";
+    char prefix[PATH_MAX], why[3000], ended[256] = "", broken[800] = "";
     case_log_prefix(r->o->out_dir, it->tc, it->p, prefix, sizeof prefix);
     off_t log_from = 0;
     bool started_before = r->wm_ever_ready;
@@ -144,12 +144,9 @@ static int run_item(struct run *r, const struct item *it)
         struct run_env env = lifecycle_env(r);
         struct guard g = {.env = &env, .client_binary = r->client_binary, .setup_attempts = CASE_SETUP_ATTEMPTS,
                           .liveness_ms = lifecycle_liveness_ms(r)};
-        if (guarded_run(it->tc, &g, it->p, prefix, &s, &res, &log_from) != LIVE_OK) {
-            char why2[800]; /* crashed, stopped or hung: the next case gets a fresh one */
-            snprintf(why2, sizeof why2, "it %s in %s [%s]", res.observed + strlen("compositor "), it->tc->id,
+        if (guarded_run(it->tc, &g, it->p, prefix, &s, &res, &log_from) != LIVE_OK) /* the next case gets a fresh one */
+            snprintf(broken, sizeof broken, "it %s in %s [%s]", res.observed + strlen("compositor "), it->tc->id,
                      profile_name(it->p));
-            lifecycle_stop_broken(r, why2);
-        }
     } else {
         session_init(&s, r->client_binary, prefix);
         snprintf(res.log_path, sizeof res.log_path, "%s.log", prefix);
@@ -172,7 +169,9 @@ static int run_item(struct run *r, const struct item *it)
     write_case_log(res.log_path, it->tc, it->p, &res, &s, &r->wm, log_from);
     tap_result(&r->tap, it->tc, it->p, &res, &r->cat, &s, r->wm.command);
     results_add(r->results, it->tc, it->p, &res);
-    session_free(&s);
+    session_free(&s); /* before a stop: the session holds the oracles a stop of an own X server frees */
+    if (broken[0])
+        lifecycle_stop_broken(r, broken);
     return 0;
 }
 

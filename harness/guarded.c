@@ -28,6 +28,7 @@ static const char *health_words(enum liveness h)
     case LIVE_STOPPED: return "was stopped";
     case LIVE_NO_MAP:
     case LIVE_NO_PAINT: return "stopped answering";
+    case LIVE_NO_SERVER: return "lost its X server";
     case LIVE_OK: break;
     }
     return "";

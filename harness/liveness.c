@@ -152,7 +152,10 @@ enum liveness liveness_check(struct compositor *c, struct xserver *x, int deadli
     struct barrier b;
     if (!open_barrier(&b, x, deadline_ms)) {
         close_barrier(&b);
-        return LIVE_OK; /* the harness's own trouble, not the compositor's: the case's verdict says it */
+        if (x->proc)
+            return LIVE_OK; /* our Xvfb's trouble, not the compositor's: the case's verdict says it */
+        snprintf(why, len, "its X server %s takes no connection any more", x->display_name);
+        return LIVE_NO_SERVER; /* the server it brought went away: with the compositor, or before it */
     }
     bool wm = xu_selection_owner(x->conn, "WM_S0") != XCB_NONE;
     bool cm = xu_selection_owner(x->conn, "_NET_WM_CM_S0") != XCB_NONE;

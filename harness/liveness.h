@@ -18,6 +18,7 @@ enum liveness {
     LIVE_STOPPED,    /* stopped by a signal: it runs no more */
     LIVE_NO_MAP,     /* the WM left a new window unmapped: it answers no MapRequest */
     LIVE_NO_PAINT,   /* the window was mapped but never shown: it paints no more */
+    LIVE_NO_SERVER,  /* the X server it brought (xserver: own) takes no connection: it went with it */
 };
 
 /* The barrier, bounded by deadline_ms; why says what was seen when it is not LIVE_OK ("killed by
