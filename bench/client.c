@@ -5,6 +5,7 @@
  * answers sync requests at once (the bench never resizes, so there is no configure to wait for). */
 #include "bench.h"
 #include "clock.h"
+#include "xhelpers.h"
 
 #include <math.h>
 #include <poll.h>
@@ -113,14 +114,9 @@ void client_close(struct client *cl)
     free(cl);
 }
 
-static xcb_sync_int64_t sync_int64(int64_t v)
-{
-    return (xcb_sync_int64_t){.hi = (int32_t)(v >> 32), .lo = (uint32_t)v};
-}
-
 static void set_counter(struct client *cl, xcb_sync_counter_t counter, int64_t v)
 {
-    xcb_sync_set_counter(cl->c, counter, sync_int64(v));
+    xcb_sync_set_counter(cl->c, counter, xh_sync_int64(v));
 }
 
 /* The properties a compositor needs to sync the window (extended form) and to leave it alone:
@@ -189,8 +185,8 @@ static void create_one(struct client *cl, struct bench_window *w, int index)
                       XCB_CW_BACK_PIXEL | XCB_CW_EVENT_MASK, values);
     w->basic = xcb_generate_id(cl->c);
     w->extended = xcb_generate_id(cl->c);
-    xcb_sync_create_counter(cl->c, w->basic, sync_int64(0));
-    xcb_sync_create_counter(cl->c, w->extended, sync_int64(0));
+    xcb_sync_create_counter(cl->c, w->basic, xh_sync_int64(0));
+    xcb_sync_create_counter(cl->c, w->extended, xh_sync_int64(0));
     w->value = 0;
     w->requested = -1;
     w->mapped = false;
@@ -327,7 +323,7 @@ void client_destroy_windows(struct client *cl)
         xcb_sync_destroy_counter(cl->c, cl->wins[i].extended);
     }
     cl->nwins = 0;
-    free(xcb_get_input_focus_reply(cl->c, xcb_get_input_focus(cl->c), NULL));
+    xh_round_trip(cl->c);
 }
 
 int client_server_offset_ms(struct client *cl, double *offset_ms)
@@ -338,7 +334,7 @@ int client_server_offset_ms(struct client *cl, double *offset_ms)
     int64_t before = clock_now_us();
     xcb_change_property(cl->c, XCB_PROP_MODE_APPEND, cl->wins[0].id, cl->atom[A_BENCH_STAMP], XCB_ATOM_CARDINAL, 32,
                         0, NULL);
-    free(xcb_get_input_focus_reply(cl->c, xcb_get_input_focus(cl->c), NULL));
+    xh_round_trip(cl->c);
     int64_t after = clock_now_us();
     struct client_events none = {0};
     client_pump(cl, &none); /* the PropertyNotify came before the reply */
