@@ -3,17 +3,15 @@
  * (runner/bench.py) calls it once per compositor and repetition, interleaving compositors, and
  * makes the statistics and pictures. */
 #include "bench.h"
+#include "cli.h"
 #include "compositor-profile.h"
-#include "compositor.h"
 #include "proc.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define EXIT_USAGE 2
 #define MAX_CELLS 64
@@ -91,12 +89,11 @@ static int parse_cells(struct options *o, const char *list)
 static int parse_options(int argc, char **argv, struct options *o)
 {
     static const struct option longopts[] = {
-        {"wm", required_argument, 0, 'w'},          {"ready", required_argument, 0, 'r'},
+        CLI_COMPOSITOR_OPTIONS,                     {"wm-log", required_argument, 0, 'L'},
         {"cells", required_argument, 0, 'c'},       {"out", required_argument, 0, 'o'},
         {"run-id", required_argument, 0, 'i'},      {"cell-ms", required_argument, 0, 'm'},
         {"warmup-ms", required_argument, 0, 'W'},   {"frame-timeout-ms", required_argument, 0, 'f'},
         {"settle-ms", required_argument, 0, 's'},   {"late-ms", required_argument, 0, 'l'},
-        {"wm-timeout", required_argument, 0, 'T'},  {"wm-log", required_argument, 0, 'L'},
         {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     opterr = 0;
     int ch;
@@ -104,15 +101,10 @@ static int parse_options(int argc, char **argv, struct options *o)
     while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'w': o->wm = optarg; break;
-        case 'r': {
-            enum ready_kind k;
-            if (parse_ready_kind(optarg, &k) < 0) {
-                fprintf(stderr, "framesync-bench: --ready takes wm, cm, wm+cm or auto, not `%s`\n", optarg);
+        case 'r':
+            if (cli_ready("framesync-bench", optarg, &o->ready) < 0)
                 return -1;
-            }
-            o->ready = optarg;
             break;
-        }
         case 'c':
             if (parse_cells(o, optarg) < 0)
                 return -1;
@@ -131,18 +123,11 @@ static int parse_options(int argc, char **argv, struct options *o)
             break;
         case 'L': o->wm_log = optarg; break;
         case 'h': usage(stdout); exit(0);
-        default:
-            if (optopt)
-                fprintf(stderr, "framesync-bench: option -%c needs a value or is unknown; see --help\n", optopt);
-            else
-                fprintf(stderr, "framesync-bench: unknown option `%s`; see --help\n", argv[optind - 1]);
-            return -1;
+        default: return cli_bad_option("framesync-bench", argv);
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "framesync-bench: unexpected argument `%s`; see --help\n", argv[optind]);
+    if (cli_no_operands("framesync-bench", argc, argv) < 0)
         return -1;
-    }
     if (!o->out || !o->ncells) {
         fprintf(stderr, "framesync-bench: --out and --cells are required; see --help\n");
         return -1;
@@ -161,10 +146,8 @@ static void resolve_wm(struct options *o, char *cmd, size_t len)
                  args);
         return;
     }
-    o->named = compositor_profile_lookup(o->root, wm, &o->profile);
-    snprintf(cmd, len, "%s", o->named > 0 ? o->profile.command : wm);
-    if (o->named > 0 && !o->ready)
-        o->ready = o->profile.ready;
+    o->named = cli_named_wm(o->root, &wm, &o->ready, &o->profile);
+    snprintf(cmd, len, "%s", wm);
 }
 
 static void write_error_row(const struct row_sink *rows, const struct cellspec *c, const char *err)
@@ -207,20 +190,12 @@ static int run_cells(const struct options *o, struct bench_session *session, con
     return failed;
 }
 
-static void find_root(char *root, size_t len)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
-    snprintf(root, len, "%s", dirname(dirname(exe))); /* <root>/bench/framesync-bench */
-}
-
 int main(int argc, char **argv)
 {
     struct options o = {.bench = {.cell_ms = 2000, .warmup_ms = 300, .frame_timeout_ms = 500, .settle_ms = 600,
                                   .late_ms = 2000.0 / 60.0, .run_id = ""},
                         .wm_timeout_ms = 15000};
-    find_root(o.root, sizeof o.root);
+    cli_root(o.root, sizeof o.root);
     if (parse_options(argc, argv, &o) < 0)
         return EXIT_USAGE;
     char cmd[2048];
