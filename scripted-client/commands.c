@@ -487,7 +487,7 @@ static bool cmd_update(struct client *cl, struct cmd *cmd, int argc, char **argv
     cmd_track(cmd, paint(cl, frame_colour((uint32_t)k), true));
     /* The server runs one client's requests in order anyway; the round trip makes "the content
      * is there before the even value" hold in wall time too, as a real client's would. */
-    if (!round_trip(cl))
+    if (!xh_round_trip(cl->c))
         return bad(msg, "X connection lost%s", "");
     counter_set(cl, cmd, index, next_parity_above(odd, false), "command");
     snprintf(extra, EXTRA_LEN, "frame=%lld", (long long)k);
@@ -657,13 +657,13 @@ void command_run(struct client *cl, char *line)
     /* Answer only once the server has processed the requests, and report first what was
      * observed before that point. */
     cl->alarm_rearms = 0;
-    bool connected = round_trip(cl);
+    bool connected = xh_round_trip(cl->c);
     events_drain_queued(cl);
     /* A re-arm during that drain fires at once when the counter had moved on again (our own
      * odd-then-even of `update`); one more round trip reports such changes before `done`. */
     for (int n = 0; connected && cl->alarm_rearms && n < 4; n++) {
         cl->alarm_rearms = 0;
-        connected = round_trip(cl);
+        connected = xh_round_trip(cl->c);
         events_drain_queued(cl);
     }
     bool x_ok = cmd_check(cl, &cmd, xmsg, sizeof xmsg);
