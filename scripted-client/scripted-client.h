@@ -119,6 +119,8 @@ struct client {
     uint64_t nmapped, nunmapped;
     int resize_timerfd;
     struct resize resize;
+
+    bool quit_requested; /* `quit`: the main loop ends after this command */
 };
 
 /* A command in progress: the checked requests it made, so that X errors on them are reported as
@@ -179,8 +181,7 @@ void answer_on_timer(struct client *cl);
 bool answer_set_policy(struct client *cl, const char *policy, const char *arg, char *msg, size_t len);
 void timer_rearm(struct client *cl);
 
-/* commands.c */
+/* commands.c: runs one command line; its `done` or `error` is recorded (resize: later) */
 void command_run(struct client *cl, char *line);
-extern bool quit_requested;
 
 #endif
