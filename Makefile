@@ -68,8 +68,8 @@ client-selftest: all
 	python3 tests/client_selftest.py
 
 # misbehaving compositors for the harness's own tests (crash, hang, grab, never ready)
-tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c
-	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@ $< $(X_LIBS)
+tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c $(COMMON_X) common/clock.h common/xhelpers.h
+	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@ $< $(COMMON_X) $(X_LIBS)
 
 # every exit path of the harness: status, message, no process or temp file left behind
 leftovers: all tests/bad-wms/bad-wm
