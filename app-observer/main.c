@@ -6,6 +6,7 @@
  * application is this process's child, in its process group (the harness stops the group), and
  * gets SIGKILL if this process dies. */
 #include "app-observer.h"
+#include "xhelpers.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,20 +32,9 @@ static xcb_connection_t *connect_or_die(const struct observer *ob)
     return c;
 }
 
-static void intern_atoms(struct observer *ob)
-{
-    static const char *names[WA_COUNT] = {"WM_PROTOCOLS", "_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER",
-                                          "_NET_WM_SYNC_FENCES", "_NET_WM_SYNC_DRAWN", "_NET_WM_FRAME_DRAWN",
-                                          "_NET_WM_FRAME_TIMINGS", "_FRAMESYNC_WM_CONTROL"};
-    xcb_intern_atom_cookie_t ck[WA_COUNT];
-    for (int i = 0; i < WA_COUNT; i++)
-        ck[i] = xcb_intern_atom(ob->rc, 0, (uint16_t)strlen(names[i]), names[i]);
-    for (int i = 0; i < WA_COUNT; i++) {
-        xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(ob->rc, ck[i], NULL);
-        ob->atoms[i] = r ? r->atom : XCB_NONE;
-        free(r);
-    }
-}
+static const char *const atom_names[WA_COUNT] = {
+    "WM_PROTOCOLS", "_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_NET_WM_SYNC_FENCES",
+    "_NET_WM_SYNC_DRAWN", "_NET_WM_FRAME_DRAWN", "_NET_WM_FRAME_TIMINGS", "_FRAMESYNC_WM_CONTROL"};
 
 static void connect_all(struct observer *ob)
 {
@@ -61,7 +51,7 @@ static void connect_all(struct observer *ob)
     }
     ob->sync_major = sync && sync->present ? sync->major_opcode : 0;
     ob->damage_event = dmg->first_event + XCB_DAMAGE_NOTIFY;
-    intern_atoms(ob);
+    xh_intern_atoms(ob->rc, atom_names, WA_COUNT, ob->atoms);
     if (recorder_create(ob) < 0)
         exit(1);
     ob->ctl = connect_or_die(ob); /* after the context: a future client, its damage events recorded */

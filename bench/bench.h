@@ -159,7 +159,7 @@ void load_stop(struct proc *p);
 struct cell_result {
     int frames;               /* settled frames written (warm-up included) */
     double wall_ms;           /* from the first frame to the last row */
-    const char *ended_by;     /* "deadline", "interrupted", "compositor", "x-error" */
+    const char *ended_by;     /* "deadline", "interrupted", "compositor exited", "x-error", "windows never shown" */
     const char *paced_on;     /* drawn, pixel or timer */
 };
 /* what every cell of a session shares */

@@ -54,18 +54,6 @@ struct bench_window *client_window(struct client *cl, int i) { return &cl->wins[
 int client_nwindows(struct client *cl) { return cl->nwins; }
 bool client_broken(struct client *cl) { return xcb_connection_has_error(cl->c) != 0; }
 
-static void intern_atoms(struct client *cl)
-{
-    xcb_intern_atom_cookie_t ck[A_COUNT];
-    for (int i = 0; i < A_COUNT; i++)
-        ck[i] = xcb_intern_atom(cl->c, 0, (uint16_t)strlen(atom_names[i]), atom_names[i]);
-    for (int i = 0; i < A_COUNT; i++) {
-        xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(cl->c, ck[i], NULL);
-        cl->atom[i] = r ? r->atom : XCB_NONE;
-        free(r);
-    }
-}
-
 /* what the compositor claims: a drawn message in _NET_SUPPORTED (on the root) */
 static bool supports_drawn(struct client *cl)
 {
@@ -100,7 +88,7 @@ struct client *client_open(char *err, size_t errlen)
         return NULL;
     }
     free(s);
-    intern_atoms(cl);
+    xh_intern_atoms(cl->c, atom_names, A_COUNT, cl->atom);
     cl->drawn_advertised = supports_drawn(cl);
     return cl;
 }

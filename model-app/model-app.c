@@ -122,18 +122,6 @@ static void paint(void)
     xcb_poly_fill_rectangle(S.c, S.win, S.gc, 1, &r);
 }
 
-static void intern_atoms(void)
-{
-    xcb_intern_atom_cookie_t ck[A_COUNT];
-    for (int i = 0; i < A_COUNT; i++)
-        ck[i] = xcb_intern_atom(S.c, 0, (uint16_t)strlen(atom_names[i]), atom_names[i]);
-    for (int i = 0; i < A_COUNT; i++) {
-        xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(S.c, ck[i], NULL);
-        S.atom[i] = r ? r->atom : XCB_NONE;
-        free(r);
-    }
-}
-
 /* Does _NET_SUPPORTED list the drawn message of the compositor's profile? */
 static bool supports_drawn(void)
 {
@@ -365,7 +353,7 @@ static void start(int nfences)
     }
     S.screen = xcb_setup_roots_iterator(xcb_get_setup(S.c)).data;
     free(xcb_sync_initialize_reply(S.c, xcb_sync_initialize(S.c, 3, 1), NULL));
-    intern_atoms();
+    xh_intern_atoms(S.c, atom_names, A_COUNT, S.atom);
     S.drawn_listed = S.extended && supports_drawn();
     create_window(nfences);
     if (S.extended && S.variant != V_MAP_EVEN) /* the first frame: mapped odd, ended once painted */
