@@ -68,8 +68,8 @@ client-selftest: all
 	python3 tests/client_selftest.py
 
 # misbehaving compositors for the harness's own tests (crash, hang, grab, never ready)
-tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c
-	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@ $< $(X_LIBS)
+tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c $(COMMON_X) common/clock.h common/xhelpers.h
+	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@ $< $(COMMON_X) $(X_LIBS)
 
 # every exit path of the harness: status, message, no process or temp file left behind
 leftovers: all tests/bad-wms/bad-wm
@@ -116,8 +116,8 @@ fuzz:
 	  grep -E 'stat::number_of_executed_units|cov:' build/fuzz/fuzz_$$t.log | tail -2; \
 	done
 
-# ---- make asan: harness, fake client and fake-wm with ASan + UBSan in build/asan/ (the same
-# layout, so the harness finds its fake-wm and fake client there), then the whole suite on them,
+# ---- make asan: every program with ASan + UBSan in build/asan/ (the same layout, so the
+# harness finds its fake-wm, scripted client and observer there), then the whole suite on them,
 # and the client cases on app-observer and model-app (the decoder of what RECORD brings).
 # Any sanitizer report of any process (they go to build/asan/logs/) fails it, as does exit >= 2.
 ASAN_DIR   := build/asan

@@ -1,25 +1,27 @@
 /* app-observer: observes a real application (the client under test) for the client side of the
- * suite, and reports what it does in the fake client's record language (scripted-client/PROTOCOL.md
- * "Records"), so that cases read it with `wait A KIND ...` like any fake client's records.
+ * suite, and reports what it does in the scripted client's record language (scripted-client/PROTOCOL.md
+ * "Records"), so that cases read it with `wait A KIND ...` like any scripted client's records.
  * See app-observer/README.md. */
-#ifndef FRAMESYNC_WATCH_H
-#define FRAMESYNC_WATCH_H
+#ifndef FRAMESYNC_APP_OBSERVER_H
+#define FRAMESYNC_APP_OBSERVER_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <xcb/xcb.h>
 
-/* ---- output (main.c): one record a line on stdout, `t=` first ---- */
-void out_record(const char *kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void logw(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /* ---- the atoms the decoder names ---- */
-enum watch_atom {
+enum observer_atom {
     WA_WM_PROTOCOLS, WA_SYNC_REQUEST, WA_SYNC_REQUEST_COUNTER, WA_SYNC_FENCES, WA_SYNC_DRAWN,
     WA_FRAME_DRAWN, WA_FRAME_TIMINGS, WA_CONTROL, WA_COUNT
 };
 
-struct watch {
+/* The observer's state: made in main() and passed down to every part (no part reaches into
+ * another's globals).  The decoder's tables of the application's windows and counters are
+ * decode.c's own. */
+struct observer {
+    const char *name;          /* --name: the case's source name, in log lines */
+    pid_t app_pid;             /* the application (this process's child), or 0 */
     xcb_connection_t *rc;      /* RECORD's control connection: creates the context, names atoms */
     xcb_connection_t *ctl;     /* opened after the context (so its DamageNotify events are
                                 * recorded): the damage objects, commands to fake-wm */
@@ -31,28 +33,34 @@ struct watch {
     uint8_t sync_major, damage_event, damage_major;
     xcb_atom_t atoms[WA_COUNT];
     xcb_window_t toplevel;     /* the application's first mapped toplevel, or 0 */
+    uint32_t record_ctx;       /* the RECORD context (recorder.c) */
+    unsigned int enable_seq;   /* the sequence number of its EnableContext: every reply's */
 };
-extern struct watch W;
+
+/* ---- output (output.c): one record a line on stdout, `t=` first (clock_now_us); log lines on
+ * stderr, named after the observer ---- */
+void out_record(const char *kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void logw(const struct observer *ob, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- RECORD (recorder.c) ---- */
 /* Creates the context on rc: future clients, i.e. the application (started later) and ctl
  * (connected after this, for its damage events); -1 with a message on stderr. */
-int recorder_create(void);
+int recorder_create(struct observer *ob);
 /* Enables it on the data connection and waits for the start of data. */
-int recorder_enable(void);
+int recorder_enable(struct observer *ob);
 /* Takes every RECORD reply that has arrived and hands its elements to the decoder. */
-void recorder_take(void);
+void recorder_take(struct observer *ob);
 
 /* ---- decoding and state (decode.c) ---- */
-void decode_request(uint32_t base, const uint8_t *req, size_t len);
-void decode_event(uint32_t base, const uint8_t *ev);
+void decode_request(struct observer *ob, uint32_t base, const uint8_t *req, size_t len);
+void decode_event(struct observer *ob, uint32_t base, const uint8_t *ev);
 /* An atom's name (cached); "" when unknown. */
-const char *atom_text(xcb_atom_t a);
+const char *atom_text(const struct observer *ob, xcb_atom_t a);
 
 /* ---- commands from the harness (commands.c) ---- */
 /* Runs one command line; prints `done` or `error`. */
-void command_run(char *line);
+void command_run(struct observer *ob, char *line);
 /* What an earlier case asked of fake-wm's control channel is undone before the application starts. */
-void commands_reset_compositor(void);
+void commands_reset_compositor(struct observer *ob);
 
 #endif

@@ -3,6 +3,7 @@
  * counters and their values (so each SetCounter/ChangeCounter is reported with the value before
  * it, which counter of the property it is, and the request it may answer), its fences. */
 #include "app-observer.h"
+#include "xhelpers.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@ struct wcounter {
     int64_t value;
 };
 
-static void client_message(const xcb_client_message_event_t *e, int sent);
+static void client_message(struct observer *ob, const xcb_client_message_event_t *e, int sent);
 
 static struct wwin wins[MAX_WINDOWS];
 static int nwins;
@@ -53,7 +54,7 @@ static uint16_t get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v
 static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static int64_t get64(const uint8_t *p) /* XSync INT64: hi (INT32) then lo (CARD32) */
 {
-    return (int64_t)(((uint64_t)get32(p) << 32) | get32(p + 4));
+    return xh_sync_value((xcb_sync_int64_t){.hi = (int32_t)get32(p), .lo = get32(p + 4)});
 }
 static const char *parity(int64_t v) { return (v & 1) ? "odd" : "even"; }
 
@@ -74,9 +75,9 @@ static struct wcounter *counter_get(uint32_t id)
 }
 
 /* Which counter of a window's _NET_WM_SYNC_REQUEST_COUNTER it is (1, 2), the toplevel first. */
-static int counter_index(uint32_t id, struct wwin **owner)
+static int counter_index(const struct observer *ob, uint32_t id, struct wwin **owner)
 {
-    struct wwin *top = win_get(W.toplevel);
+    struct wwin *top = win_get(ob->toplevel);
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < nwins; i++) {
             struct wwin *w = &wins[i];
@@ -92,9 +93,9 @@ static int counter_index(uint32_t id, struct wwin **owner)
     return 0;
 }
 
-static void create_window(const uint8_t *req, size_t len)
+static void create_window(struct observer *ob, const uint8_t *req, size_t len)
 {
-    if (len < 32 || get32(req + 8) != W.root || nwins == MAX_WINDOWS)
+    if (len < 32 || get32(req + 8) != ob->root || nwins == MAX_WINDOWS)
         return;
     uint32_t mask = get32(req + 28);
     bool override = false;
@@ -110,19 +111,19 @@ static void create_window(const uint8_t *req, size_t len)
     w->last_request = -1;
     /* our own damage object on it: its DamageNotify events come in this stream */
     if (!override)
-        xcb_damage_create(W.ctl, xcb_generate_id(W.ctl), w->id, XCB_DAMAGE_REPORT_LEVEL_RAW_RECTANGLES);
-    xcb_flush(W.ctl);
+        xcb_damage_create(ob->ctl, xcb_generate_id(ob->ctl), w->id, XCB_DAMAGE_REPORT_LEVEL_RAW_RECTANGLES);
+    xcb_flush(ob->ctl);
     out_record("create-window", "window=%u width=%u height=%u override=%d", w->id, get16(req + 16),
                get16(req + 18), override);
 }
 
 /* "a,b,c": atom names or decimal XIDs */
-static void list_text(char *buf, size_t n, const uint32_t *v, int count, bool atoms)
+static void list_text(const struct observer *ob, char *buf, size_t n, const uint32_t *v, int count, bool atoms)
 {
     size_t o = 0;
     buf[0] = 0;
     for (int i = 0; i < count && o < n; i++)
-        o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? "," : "", atoms ? atom_text(v[i]) : "");
+        o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? "," : "", atoms ? atom_text(ob, v[i]) : "");
     if (!atoms) {
         o = 0;
         for (int i = 0; i < count && o < n; i++)
@@ -138,7 +139,7 @@ static void store_list(uint32_t *dst, int *ndst, int max, const uint8_t *data, u
         dst[(*ndst)++] = get32(data + 4 * i);
 }
 
-static void change_property(const uint8_t *req, size_t len)
+static void change_property(struct observer *ob, const uint8_t *req, size_t len)
 {
     if (len < 24)
         return;
@@ -150,65 +151,65 @@ static void change_property(const uint8_t *req, size_t len)
         return;
     const uint8_t *data = req + 24;
     char text[1024];
-    if (prop == W.atoms[WA_WM_PROTOCOLS]) {
+    if (prop == ob->atoms[WA_WM_PROTOCOLS]) {
         store_list(w->protocols, &w->nprotocols, MAX_LIST, data, count, mode);
-        list_text(text, sizeof text, w->protocols, w->nprotocols, true);
-    } else if (prop == W.atoms[WA_SYNC_REQUEST_COUNTER]) {
+        list_text(ob, text, sizeof text, w->protocols, w->nprotocols, true);
+    } else if (prop == ob->atoms[WA_SYNC_REQUEST_COUNTER]) {
         uint32_t tmp[MAX_LIST];
         int n = mode == XCB_PROP_MODE_REPLACE ? 0 : w->ncounters;
         memcpy(tmp, w->counters, sizeof w->counters);
         store_list(tmp, &n, MAX_LIST, data, count, mode);
         w->ncounters = n > 2 ? 2 : n;
         memcpy(w->counters, tmp, sizeof w->counters);
-        list_text(text, sizeof text, tmp, n, false);
-    } else if (prop == W.atoms[WA_SYNC_FENCES]) {
+        list_text(ob, text, sizeof text, tmp, n, false);
+    } else if (prop == ob->atoms[WA_SYNC_FENCES]) {
         store_list(w->fences, &w->nfences, MAX_LIST, data, count, mode);
-        list_text(text, sizeof text, w->fences, w->nfences, false);
+        list_text(ob, text, sizeof text, w->fences, w->nfences, false);
     } else {
         return;
     }
-    out_record("property", "window=%u atom=%s values=%s count=%u", w->id, atom_text(prop), text, count);
+    out_record("property", "window=%u atom=%s values=%s count=%u", w->id, atom_text(ob, prop), text, count);
 }
 
-static bool lists_sync(const struct wwin *w)
+static bool lists_sync(const struct observer *ob, const struct wwin *w)
 {
     for (int i = 0; i < w->nprotocols; i++)
-        if (w->protocols[i] == W.atoms[WA_SYNC_REQUEST])
+        if (w->protocols[i] == ob->atoms[WA_SYNC_REQUEST])
             return true;
     return false;
 }
 
 /* The state at the application's first MapWindow of a toplevel: what the WM reads at manage. */
-static void report_toplevel(struct wwin *w)
+static void report_toplevel(struct observer *ob, struct wwin *w)
 {
-    W.toplevel = w->id;
+    ob->toplevel = w->id;
     char prot[1024];
-    list_text(prot, sizeof prot, w->protocols, w->nprotocols, true);
+    list_text(ob, prot, sizeof prot, w->protocols, w->nprotocols, true);
     struct wcounter *c1 = w->ncounters > 0 ? counter_get(w->counters[0]) : NULL;
     struct wcounter *c2 = w->ncounters > 1 ? counter_get(w->counters[1]) : NULL;
     int64_t v2 = c2 ? c2->value : -1;
     out_record("toplevel",
                "window=%u protocols=%s sync=%d counters=%d counter1=%u counter2=%u valid1=%d valid2=%d "
                "value1=%" PRId64 " value2=%" PRId64 " parity2=%s fences=%d",
-               w->id, prot[0] ? prot : "-", lists_sync(w), w->ncounters, w->ncounters > 0 ? w->counters[0] : 0,
+               w->id, prot[0] ? prot : "-", lists_sync(ob, w), w->ncounters, w->ncounters > 0 ? w->counters[0] : 0,
                w->ncounters > 1 ? w->counters[1] : 0, c1 != NULL, c2 != NULL, c1 ? c1->value : -1, v2,
                c2 ? parity(v2) : "none", w->nfences);
 }
 
-static void map_window(const uint8_t *req, size_t len)
+static void map_window(struct observer *ob, const uint8_t *req, size_t len)
 {
     if (len < 8)
         return;
     struct wwin *w = win_get(get32(req + 4));
     if (!w)
         return;
-    bool first = !W.toplevel && !w->override;
-    out_record("map-window", "window=%u toplevel=%d", w->id, first || w->id == W.toplevel);
+    bool first = !ob->toplevel && !w->override;
+    out_record("map-window", "window=%u toplevel=%d", w->id, first || w->id == ob->toplevel);
     if (first)
-        report_toplevel(w);
+        report_toplevel(ob, w);
 }
 
-static void counter_write(const uint8_t *req, size_t len, bool set)
+static void counter_write(struct observer *ob, const uint8_t *req, size_t len, bool set)
 {
     if (len < 16)
         return;
@@ -220,7 +221,7 @@ static void counter_write(const uint8_t *req, size_t len, bool set)
     if (c)
         c->value = v;
     struct wwin *owner;
-    int index = counter_index(id, &owner);
+    int index = counter_index(ob, id, &owner);
     int64_t pending = owner ? owner->pending : -1;
     /* an answer to the pending request, whichever form the compositor reads: the first counter
      * at or above the value (basic form), or the second at an even value at or above it, set
@@ -251,12 +252,12 @@ static void create_counter(const uint8_t *req, size_t len)
     nctrs++;
 }
 
-static void trigger_fence(const uint8_t *req, size_t len)
+static void trigger_fence(struct observer *ob, const uint8_t *req, size_t len)
 {
     if (len < 8)
         return;
     uint32_t f = get32(req + 4);
-    struct wwin *top = win_get(W.toplevel);
+    struct wwin *top = win_get(ob->toplevel);
     int index = -1, n = top ? top->nfences : 0;
     for (int i = 0; i < n; i++)
         if (top->fences[i] == f)
@@ -264,20 +265,20 @@ static void trigger_fence(const uint8_t *req, size_t len)
     out_record("trigger-fence", "fence=%u index=%d nfences=%d", f, index, n);
 }
 
-static void sync_request(const uint8_t *req, size_t len)
+static void sync_request(struct observer *ob, const uint8_t *req, size_t len)
 {
     switch (req[1]) {
     case XCB_SYNC_CREATE_COUNTER: create_counter(req, len); break;
-    case XCB_SYNC_SET_COUNTER: counter_write(req, len, true); break;
-    case XCB_SYNC_CHANGE_COUNTER: counter_write(req, len, false); break;
-    case XCB_SYNC_TRIGGER_FENCE: trigger_fence(req, len); break;
+    case XCB_SYNC_SET_COUNTER: counter_write(ob, req, len, true); break;
+    case XCB_SYNC_CHANGE_COUNTER: counter_write(ob, req, len, false); break;
+    case XCB_SYNC_TRIGGER_FENCE: trigger_fence(ob, req, len); break;
     default: break;
     }
 }
 
-static bool is_wm_base(uint32_t base)
+static bool is_wm_base(const struct observer *ob, uint32_t base)
 {
-    return base && (base == W.wm_base[0] || base == W.wm_base[1]);
+    return base && (base == ob->wm_base[0] || base == ob->wm_base[1]);
 }
 
 /* The compositor's requests: its ConfigureWindow and MapWindow (for the cause of damage), and its
@@ -285,53 +286,53 @@ static bool is_wm_base(uint32_t base)
  * messages).  (RECORD does not report events sent with SendEvent as delivered events, so the
  * compositor's request is recorded instead; the event reaches the client while the server
  * processes it, at this point of the stream.) */
-static void wm_request(const uint8_t *req, size_t len)
+static void wm_request(struct observer *ob, const uint8_t *req, size_t len)
 {
     if (req[0] == XCB_CONFIGURE_WINDOW || req[0] == XCB_MAP_WINDOW)
         last_was_app_request = false;
     if (len < 44 || req[0] != XCB_SEND_EVENT || (req[12] & 0x7f) != XCB_CLIENT_MESSAGE)
         return;
-    client_message((const xcb_client_message_event_t *)(req + 12), 1);
+    client_message(ob, (const xcb_client_message_event_t *)(req + 12), 1);
 }
 
-void decode_request(uint32_t base, const uint8_t *req, size_t len)
+void decode_request(struct observer *ob, uint32_t base, const uint8_t *req, size_t len)
 {
-    if (is_wm_base(base)) {
-        wm_request(req, len);
+    if (is_wm_base(ob, base)) {
+        wm_request(ob, req, len);
         return;
     }
-    if (base == W.own_base || len < 4)
+    if (base == ob->own_base || len < 4)
         return;
     last_was_app_request = true;
     switch (req[0]) {
-    case XCB_CREATE_WINDOW: create_window(req, len); break;
-    case XCB_MAP_WINDOW: map_window(req, len); break;
-    case XCB_CHANGE_PROPERTY: change_property(req, len); break;
+    case XCB_CREATE_WINDOW: create_window(ob, req, len); break;
+    case XCB_MAP_WINDOW: map_window(ob, req, len); break;
+    case XCB_CHANGE_PROPERTY: change_property(ob, req, len); break;
     default:
-        if (W.sync_major && req[0] == W.sync_major)
-            sync_request(req, len);
+        if (ob->sync_major && req[0] == ob->sync_major)
+            sync_request(ob, req, len);
         break;
     }
 }
 
-static void client_message(const xcb_client_message_event_t *e, int sent)
+static void client_message(struct observer *ob, const xcb_client_message_event_t *e, int sent)
 {
     struct wwin *w = win_get(e->window);
     const uint32_t *l = e->data.data32;
     if (!w || e->format != 32)
         return;
-    if (e->type == W.atoms[WA_WM_PROTOCOLS] && l[0] == W.atoms[WA_SYNC_REQUEST]) {
+    if (e->type == ob->atoms[WA_WM_PROTOCOLS] && l[0] == ob->atoms[WA_SYNC_REQUEST]) {
         int64_t v = (int64_t)(((uint64_t)l[3] << 32) | l[2]);
         struct wcounter *second = w->ncounters > 1 ? counter_get(w->counters[1]) : NULL;
         w->pending = v;
         w->last_request = v;
         w->second_at_request = second ? second->value : INT64_MIN;
         out_record("sync-request", "window=%u value=%" PRId64 " l4=%u sendevent=%d", w->id, v, l[4], sent);
-    } else if (e->type == W.atoms[WA_WM_PROTOCOLS] && l[0] == W.atoms[WA_SYNC_DRAWN]) {
+    } else if (e->type == ob->atoms[WA_WM_PROTOCOLS] && l[0] == ob->atoms[WA_SYNC_DRAWN]) {
         out_record("sync-drawn", "window=%u value=%" PRId64 " sendevent=%d", w->id,
                    (int64_t)(((uint64_t)l[2] << 32) | l[1]), sent);
-    } else if (e->type == W.atoms[WA_FRAME_DRAWN] || e->type == W.atoms[WA_FRAME_TIMINGS]) {
-        out_record(e->type == W.atoms[WA_FRAME_DRAWN] ? "frame-drawn" : "frame-timings",
+    } else if (e->type == ob->atoms[WA_FRAME_DRAWN] || e->type == ob->atoms[WA_FRAME_TIMINGS]) {
+        out_record(e->type == ob->atoms[WA_FRAME_DRAWN] ? "frame-drawn" : "frame-timings",
                    "window=%u value=%" PRId64 " sendevent=%d", w->id, (int64_t)(((uint64_t)l[1] << 32) | l[0]), sent);
     }
 }
@@ -352,17 +353,17 @@ static void damage_notify(const xcb_damage_notify_event_t *e)
                last_was_app_request ? "app" : "server");
 }
 
-void decode_event(uint32_t base, const uint8_t *ev)
+void decode_event(struct observer *ob, uint32_t base, const uint8_t *ev)
 {
     uint8_t type = ev[0] & 0x7f;
     int sent = (ev[0] & 0x80) != 0;
-    if (base == W.own_base) {
-        if (type == W.damage_event)
+    if (base == ob->own_base) {
+        if (type == ob->damage_event)
             damage_notify((const xcb_damage_notify_event_t *)ev);
         return;
     }
     if (type == XCB_CLIENT_MESSAGE) {
-        client_message((const xcb_client_message_event_t *)ev, sent);
+        client_message(ob, (const xcb_client_message_event_t *)ev, sent);
     } else if (type == XCB_CONFIGURE_NOTIFY) {
         const xcb_configure_notify_event_t *e = (const xcb_configure_notify_event_t *)ev;
         struct wwin *w = e->event == e->window ? win_get(e->window) : NULL;
@@ -381,14 +382,14 @@ void decode_event(uint32_t base, const uint8_t *ev)
     }
 }
 
-const char *atom_text(xcb_atom_t a)
+const char *atom_text(const struct observer *ob, xcb_atom_t a)
 {
     static struct { xcb_atom_t a; char name[96]; } cache[256];
     static int n;
     for (int i = 0; i < n; i++)
         if (cache[i].a == a)
             return cache[i].name;
-    xcb_get_atom_name_reply_t *r = xcb_get_atom_name_reply(W.ctl, xcb_get_atom_name(W.ctl, a), NULL);
+    xcb_get_atom_name_reply_t *r = xcb_get_atom_name_reply(ob->ctl, xcb_get_atom_name(ob->ctl, a), NULL);
     int slot = n < 256 ? n++ : 255;
     cache[slot].a = a;
     snprintf(cache[slot].name, sizeof cache[slot].name, "%.*s", r ? xcb_get_atom_name_name_length(r) : 0,

@@ -16,20 +16,17 @@
 
 enum { CAT_FROM_SERVER = 0, CAT_FROM_CLIENT = 1, CAT_START_OF_DATA = 4 };
 
-static xcb_record_context_t ctx;
-static unsigned int enable_seq;
-
 static uint16_t get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
 static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 
-static xcb_window_t selection_owner(const char *name)
+static xcb_window_t selection_owner(const struct observer *ob, const char *name)
 {
     xcb_intern_atom_reply_t *a =
-        xcb_intern_atom_reply(W.rc, xcb_intern_atom(W.rc, 1, (uint16_t)strlen(name), name), NULL);
+        xcb_intern_atom_reply(ob->rc, xcb_intern_atom(ob->rc, 1, (uint16_t)strlen(name), name), NULL);
     xcb_window_t w = XCB_NONE;
     if (a && a->atom) {
         xcb_get_selection_owner_reply_t *o =
-            xcb_get_selection_owner_reply(W.rc, xcb_get_selection_owner(W.rc, a->atom), NULL);
+            xcb_get_selection_owner_reply(ob->rc, xcb_get_selection_owner(ob->rc, a->atom), NULL);
         w = o ? o->owner : XCB_NONE;
         free(o);
     }
@@ -37,14 +34,14 @@ static xcb_window_t selection_owner(const char *name)
     return w;
 }
 
-int recorder_create(void)
+int recorder_create(struct observer *ob)
 {
-    const xcb_query_extension_reply_t *rec = xcb_get_extension_data(W.rc, &xcb_record_id);
+    const xcb_query_extension_reply_t *rec = xcb_get_extension_data(ob->rc, &xcb_record_id);
     if (!rec || !rec->present) {
         fprintf(stderr, "app-observer: the X server has no RECORD extension\n");
         return -1;
     }
-    free(xcb_record_query_version_reply(W.rc, xcb_record_query_version(W.rc, 1, 13), NULL));
+    free(xcb_record_query_version_reply(ob->rc, xcb_record_query_version(ob->rc, 1, 13), NULL));
     xcb_record_range_t r[3];
     memset(r, 0, sizeof r);
     /* every request but PutImage (72: its image data would be copied to us, and its damage
@@ -53,7 +50,7 @@ int recorder_create(void)
     r[0].core_requests = (xcb_record_range_8_t){1, 71};
     r[0].delivered_events = (xcb_record_range_8_t){XCB_EXPOSE, XCB_CLIENT_MESSAGE};
     r[1].core_requests = (xcb_record_range_8_t){73, 127};
-    r[1].delivered_events = (xcb_record_range_8_t){W.damage_event, W.damage_event};
+    r[1].delivered_events = (xcb_record_range_8_t){ob->damage_event, ob->damage_event};
     r[2].ext_requests.major = (xcb_record_range_8_t){128, 255};
     r[2].ext_requests.minor = (xcb_record_range_16_t){0, 65535};
     /* the application (a future client) and the compositor's connections (their SendEvents) */
@@ -61,14 +58,14 @@ int recorder_create(void)
     uint32_t nspec = 1;
     static const char *const owners[2] = {"WM_S0", "_NET_WM_CM_S0"};
     for (int i = 0; i < 2; i++) {
-        xcb_window_t w = selection_owner(owners[i]);
-        W.wm_base[i] = w ? (w & ~W.id_mask) : 0;
-        if (w && (i == 0 || W.wm_base[1] != W.wm_base[0]))
+        xcb_window_t w = selection_owner(ob, owners[i]);
+        ob->wm_base[i] = w ? (w & ~ob->id_mask) : 0;
+        if (w && (i == 0 || ob->wm_base[1] != ob->wm_base[0]))
             spec[nspec++] = w;
     }
-    ctx = xcb_generate_id(W.rc);
+    ob->record_ctx = xcb_generate_id(ob->rc);
     xcb_generic_error_t *e =
-        xcb_request_check(W.rc, xcb_record_create_context_checked(W.rc, ctx, 0, nspec, 3, spec, r));
+        xcb_request_check(ob->rc, xcb_record_create_context_checked(ob->rc, ob->record_ctx, 0, nspec, 3, spec, r));
     if (e) {
         fprintf(stderr, "app-observer: RECORD CreateContext failed (X error %u)\n", e->error_code);
         free(e);
@@ -77,14 +74,14 @@ int recorder_create(void)
     return 0;
 }
 
-int recorder_enable(void)
+int recorder_enable(struct observer *ob)
 {
-    enable_seq = xcb_record_enable_context(W.data, ctx).sequence;
-    xcb_flush(W.data);
+    ob->enable_seq = xcb_record_enable_context(ob->data, ob->record_ctx).sequence;
+    xcb_flush(ob->data);
     for (;;) { /* start of data: recording runs */
         xcb_generic_error_t *err = NULL;
         xcb_record_enable_context_reply_t *rep =
-            xcb_record_enable_context_reply(W.data, (xcb_record_enable_context_cookie_t){enable_seq}, &err); /* the first reply comes at once */
+            xcb_record_enable_context_reply(ob->data, (xcb_record_enable_context_cookie_t){ob->enable_seq}, &err); /* the first reply comes at once */
         if (!rep) {
             fprintf(stderr, "app-observer: RECORD EnableContext failed\n");
             free(err);
@@ -97,7 +94,7 @@ int recorder_enable(void)
     }
 }
 
-static void split_requests(uint32_t base, const uint8_t *d, size_t len)
+static void split_requests(struct observer *ob, uint32_t base, const uint8_t *d, size_t len)
 {
     size_t off = 0;
     while (off + 4 <= len) {
@@ -112,43 +109,43 @@ static void split_requests(uint32_t base, const uint8_t *d, size_t len)
             uint8_t *copy = malloc(total - 4);
             memcpy(copy, d + off, 4);
             memcpy(copy + 4, d + off + 8, total - 8);
-            decode_request(base, copy, total - 4);
+            decode_request(ob, base, copy, total - 4);
             free(copy);
             off += total;
             continue;
         }
         if (total > len - off)
             return;
-        decode_request(base, d + off, total);
+        decode_request(ob, base, d + off, total);
         off += total;
     }
 }
 
-static void take_one(xcb_record_enable_context_reply_t *r)
+static void take_one(struct observer *ob, xcb_record_enable_context_reply_t *r)
 {
     const uint8_t *d = xcb_record_enable_context_data(r);
     size_t len = (size_t)xcb_record_enable_context_data_length(r);
     if (r->client_swapped) {
-        logw("a client of the other byte order: its elements are not decoded");
+        logw(ob, "a client of the other byte order: its elements are not decoded");
         return;
     }
     if (r->category == CAT_FROM_CLIENT)
-        split_requests(r->xid_base, d, len);
+        split_requests(ob, r->xid_base, d, len);
     else if (r->category == CAT_FROM_SERVER)
         for (size_t off = 0; off + 32 <= len; off += 32)
-            decode_event(r->xid_base, d + off);
+            decode_event(ob, r->xid_base, d + off);
 }
 
-void recorder_take(void)
+void recorder_take(struct observer *ob)
 {
     for (;;) {
         void *reply = NULL;
         xcb_generic_error_t *e = NULL;
-        if (!xcb_poll_for_reply(W.data, enable_seq, &reply, &e) || e || !reply) {
+        if (!xcb_poll_for_reply(ob->data, ob->enable_seq, &reply, &e) || e || !reply) {
             free(e);
             return;
         }
-        take_one(reply);
+        take_one(ob, reply);
         free(reply);
     }
 }

@@ -5,9 +5,11 @@
  * the root tells which frame is on screen.  Rows go to a JSON-lines file, one per frame, written
  * as soon as the frame is settled (bench/README.md).
  *
- * Parts: main.c (options, session), cellspec.c (what a cell is), client.c (windows, counters,
- * messages), paint-core.c / paint-gl.c (how a frame is drawn), screen.c (the pixel oracle thread),
- * cell.c (pacing and settling frames), rows.c (JSON output), load.c (stress-ng). */
+ * Parts: main.c (options), session.c (Xvfb and the compositor), cellspec.c (what a cell is),
+ * client.c (windows, counters, messages), paint-core.c / paint-gl.c (how a frame is drawn),
+ * screen.c (the pixel oracle thread), cell.c (pacing and settling frames), rows.c (JSON output),
+ * load.c (stress-ng).  No globals cross parts: main() makes the settings, the session and the
+ * rows' sink, and passes them down. */
 #ifndef FRAMESYNC_BENCH_H
 #define FRAMESYNC_BENCH_H
 
@@ -42,7 +44,7 @@ const char *render_name(enum render r);
 const char *pacing_name(enum pacing p);
 const char *load_name(enum load l);
 
-/* ---- run-wide settings (main.c) ---- */
+/* ---- run-wide settings (main.c parses them; every cell gets them) ---- */
 struct bench_opts {
     double cell_ms;           /* measured time of a cell, after the warm-up */
     double warmup_ms;
@@ -51,7 +53,28 @@ struct bench_opts {
     double late_ms;           /* even->pixel above this: shown late (one 60 Hz refresh) */
     const char *run_id;       /* written into every row, so rows of many runs join */
 };
-extern struct bench_opts bopt;
+
+/* ---- the session (session.c): a private temp dir, Xvfb and the compositor ---- */
+struct compositor_profile;
+struct session_spec {
+    const char *root;         /* the framesync folder */
+    const char *command;      /* the compositor's shell command line */
+    const char *ready;        /* --ready: wm, cm, wm+cm or auto; NULL: auto */
+    const struct compositor_profile *profile; /* a named compositor's conf (its env), or NULL */
+    const char *wm_log;       /* the compositor's output; NULL: discarded */
+    int wm_timeout_ms;
+};
+struct bench_session;
+struct row_sink;
+struct bench_session *bench_session_new(void);
+/* Starts Xvfb and the compositor; -1 with err (bench_session_end still cleans up). */
+int bench_session_start(struct bench_session *s, const struct session_spec *spec, char *err, size_t errlen);
+/* why the run must stop now ("interrupted", "compositor exited"), or NULL */
+const char *bench_session_should_stop(struct bench_session *s);
+/* the `session` row: the compositor as given, its command, name, whether it composites, ... */
+void bench_session_write_row(const struct bench_session *s, const struct row_sink *rows, const char *given);
+/* Stops the compositor, Xvfb and every process started, removes the temp dir, frees s. */
+void bench_session_end(struct bench_session *s);
 
 /* ---- the client (client.c): one connection, the cell's windows ---- */
 struct bench_window {
@@ -136,21 +159,30 @@ void load_stop(struct proc *p);
 struct cell_result {
     int frames;               /* settled frames written (warm-up included) */
     double wall_ms;           /* from the first frame to the last row */
-    const char *ended_by;     /* "deadline", "interrupted", "compositor", "x-error" */
+    const char *ended_by;     /* "deadline", "interrupted", "compositor exited", "x-error", "windows never shown" */
     const char *paced_on;     /* drawn, pixel or timer */
 };
-int cell_run(const struct cellspec *spec, struct client *cl, FILE *rows, struct cell_result *res, char *err,
+/* what every cell of a session shares */
+struct cell_env {
+    const struct bench_opts *opt;
+    struct client *cl;
+    const struct row_sink *rows;
+    struct bench_session *session; /* asked whether to stop */
+};
+int cell_run(const struct cellspec *spec, const struct cell_env *env, struct cell_result *res, char *err,
              size_t errlen);
 
-/* main.c: why the run must stop now ("interrupted", "compositor exited"), or NULL */
-const char *bench_should_stop(void);
-
 /* ---- JSON rows (rows.c) ---- */
+/* where rows go, and the run id every row carries */
+struct row_sink {
+    FILE *f;
+    const char *run_id;
+};
 struct row {
     FILE *f;
     bool first;
 };
-void row_begin(struct row *r, FILE *f, const char *kind);
+void row_begin(struct row *r, const struct row_sink *out, const char *kind);
 void row_str(struct row *r, const char *key, const char *value);
 void row_int(struct row *r, const char *key, int64_t value);
 void row_num(struct row *r, const char *key, double value); /* 3 decimals */

@@ -52,11 +52,13 @@ static const char *const paced_names[] = {"drawn", "pixel", "timer"};
 
 struct cell {
     const struct cellspec *spec;
+    const struct bench_opts *opt;
+    struct bench_session *session;
     struct client *cl;
     struct painter *painter;
     struct screen *scr;
     struct proc *load;
-    FILE *rows;
+    const struct row_sink *rows;
     struct win_state w[BENCH_MAX_WINDOWS];
     int64_t t0_us, measure_from_us, stop_starting_us, settle_by_us;
     int64_t show_by_us, shown_us;  /* every window must be on screen by then; when they were */
@@ -102,9 +104,9 @@ static double server_to_cell_ms(const struct cell *c, double server_ms)
 }
 
 /* ---- what a settled frame was ---- */
-static const char *outcome(const struct frame *f)
+static const char *outcome(const struct cell *c, const struct frame *f)
 {
-    bool late = f->pixel_us >= 0 && (double)(f->pixel_us - f->even_us) > bopt.late_ms * 1000.0;
+    bool late = f->pixel_us >= 0 && (double)(f->pixel_us - f->even_us) > c->opt->late_ms * 1000.0;
     if (f->drawn_us >= 0)
         return late ? "late" : "shown";
     if (f->covered)
@@ -144,7 +146,7 @@ static void write_frame(struct cell *c, int win, const struct frame *f)
     row_int(&r, "frame", f->k);
     row_int(&r, "value", f->value);
     row_bool(&r, "warmup", f->warmup);
-    row_str(&r, "outcome", outcome(f));
+    row_str(&r, "outcome", outcome(c, f));
     row_num(&r, "odd", cell_ms(c, f->odd_us));
     row_num(&r, "even", cell_ms(c, f->even_us));
     row_opt_ms(&r, "pixel", f->pixel_us, c->t0_us);
@@ -176,7 +178,7 @@ static bool drawn_expected(const struct cell *c)
 
 static bool settleable(const struct cell *c, const struct frame *f, int64_t now)
 {
-    if (now >= f->even_us + (int64_t)(bopt.frame_timeout_ms * 1000))
+    if (now >= f->even_us + (int64_t)(c->opt->frame_timeout_ms * 1000))
         return true;
     if (f->covered)
         return true;
@@ -214,10 +216,9 @@ static void settle_all(struct cell *c)
 /* the earliest time a frame of w becomes settleable by its timeout */
 static int64_t settle_deadline(const struct cell *c, struct win_state *w)
 {
-    (void)c;
     if (w->count == 0)
         return INT64_MAX;
-    int64_t t = ring_at(w, 0)->even_us + (int64_t)(bopt.frame_timeout_ms * 1000);
+    int64_t t = ring_at(w, 0)->even_us + (int64_t)(c->opt->frame_timeout_ms * 1000);
     if (ring_at(w, 0)->drawn_us >= 0)
         t = t < ring_at(w, 0)->drawn_us + PIXEL_GRACE_US ? t : ring_at(w, 0)->drawn_us + PIXEL_GRACE_US;
     return t;
@@ -269,7 +270,7 @@ static void start_frame(struct cell *c, int i, int64_t now)
             c->missed_ticks += (int)((next - due) / TIMER_PERIOD_US);
         w->next_start_us = next;
     } else {
-        w->next_start_us = f->even_us + (int64_t)(bopt.frame_timeout_ms * 1000);
+        w->next_start_us = f->even_us + (int64_t)(c->opt->frame_timeout_ms * 1000);
     }
 }
 
@@ -389,9 +390,9 @@ static bool all_shown(const struct cell *c)
 static void start_clocks(struct cell *c, int64_t now)
 {
     c->shown_us = now;
-    c->measure_from_us = now + (int64_t)(bopt.warmup_ms * 1000);
-    c->stop_starting_us = c->measure_from_us + (int64_t)(bopt.cell_ms * 1000);
-    c->settle_by_us = c->stop_starting_us + (int64_t)(bopt.settle_ms * 1000);
+    c->measure_from_us = now + (int64_t)(c->opt->warmup_ms * 1000);
+    c->stop_starting_us = c->measure_from_us + (int64_t)(c->opt->cell_ms * 1000);
+    c->settle_by_us = c->stop_starting_us + (int64_t)(c->opt->settle_ms * 1000);
 }
 
 static bool all_settled(const struct cell *c)
@@ -426,7 +427,7 @@ static const char *loop(struct cell *c)
             settle_all(c); /* with what is known: their time is up */
             return "deadline";
         }
-        const char *why = bench_should_stop();
+        const char *why = bench_session_should_stop(c->session);
         if (why)
             return why;
         if (client_broken(c->cl))
@@ -461,10 +462,10 @@ static void write_cell_row(struct cell *c)
     row_bool(&r, "drawn_advertised", c->drawn_advertised);
     if (c->offset_known)
         row_num(&r, "server_offset_ms", c->offset_ms);
-    row_num(&r, "warmup_ms", bopt.warmup_ms);
-    row_num(&r, "cell_ms", bopt.cell_ms);
-    row_num(&r, "late_ms", bopt.late_ms);
-    row_num(&r, "frame_timeout_ms", bopt.frame_timeout_ms);
+    row_num(&r, "warmup_ms", c->opt->warmup_ms);
+    row_num(&r, "cell_ms", c->opt->cell_ms);
+    row_num(&r, "late_ms", c->opt->late_ms);
+    row_num(&r, "frame_timeout_ms", c->opt->frame_timeout_ms);
     char rects[BENCH_MAX_WINDOWS * 48] = "[";
     for (int i = 0; i < c->spec->windows; i++) {
         const struct bench_window *bw = client_window(c->cl, i);
@@ -484,7 +485,7 @@ static void write_end_row(struct cell *c, const struct cell_result *res)
     row_str(&r, "ended_by", res->ended_by);
     row_str(&r, "paced_on", res->paced_on);
     row_num(&r, "wall_ms", res->wall_ms);
-    row_num(&r, "measured_ms", c->shown_us ? bopt.cell_ms : 0.0);
+    row_num(&r, "measured_ms", c->shown_us ? c->opt->cell_ms : 0.0);
     if (c->shown_us)
         row_num(&r, "shown_after_ms", cell_ms(c, c->shown_us));
     row_int(&r, "frames", res->frames);
@@ -523,14 +524,16 @@ static void tear_down(struct cell *c)
     client_destroy_windows(c->cl);
 }
 
-int cell_run(const struct cellspec *spec, struct client *cl, FILE *rows, struct cell_result *res, char *err,
+int cell_run(const struct cellspec *spec, const struct cell_env *env, struct cell_result *res, char *err,
              size_t errlen)
 {
     struct cell *c = calloc(1, sizeof *c);
     c->spec = spec;
-    c->cl = cl;
-    c->rows = rows;
-    c->drawn_advertised = client_drawn_advertised(cl);
+    c->opt = env->opt;
+    c->session = env->session;
+    c->cl = env->cl;
+    c->rows = env->rows;
+    c->drawn_advertised = client_drawn_advertised(c->cl);
     int rc = set_up(c, err, errlen);
     if (rc == 0) {
         c->paced_on = spec->pacing == PACING_TIMER60 ? ON_TIMER

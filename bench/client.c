@@ -5,6 +5,7 @@
  * answers sync requests at once (the bench never resizes, so there is no configure to wait for). */
 #include "bench.h"
 #include "clock.h"
+#include "xhelpers.h"
 
 #include <math.h>
 #include <poll.h>
@@ -53,18 +54,6 @@ struct bench_window *client_window(struct client *cl, int i) { return &cl->wins[
 int client_nwindows(struct client *cl) { return cl->nwins; }
 bool client_broken(struct client *cl) { return xcb_connection_has_error(cl->c) != 0; }
 
-static void intern_atoms(struct client *cl)
-{
-    xcb_intern_atom_cookie_t ck[A_COUNT];
-    for (int i = 0; i < A_COUNT; i++)
-        ck[i] = xcb_intern_atom(cl->c, 0, (uint16_t)strlen(atom_names[i]), atom_names[i]);
-    for (int i = 0; i < A_COUNT; i++) {
-        xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(cl->c, ck[i], NULL);
-        cl->atom[i] = r ? r->atom : XCB_NONE;
-        free(r);
-    }
-}
-
 /* what the compositor claims: a drawn message in _NET_SUPPORTED (on the root) */
 static bool supports_drawn(struct client *cl)
 {
@@ -99,7 +88,7 @@ struct client *client_open(char *err, size_t errlen)
         return NULL;
     }
     free(s);
-    intern_atoms(cl);
+    xh_intern_atoms(cl->c, atom_names, A_COUNT, cl->atom);
     cl->drawn_advertised = supports_drawn(cl);
     return cl;
 }
@@ -113,14 +102,9 @@ void client_close(struct client *cl)
     free(cl);
 }
 
-static xcb_sync_int64_t sync_int64(int64_t v)
-{
-    return (xcb_sync_int64_t){.hi = (int32_t)(v >> 32), .lo = (uint32_t)v};
-}
-
 static void set_counter(struct client *cl, xcb_sync_counter_t counter, int64_t v)
 {
-    xcb_sync_set_counter(cl->c, counter, sync_int64(v));
+    xcb_sync_set_counter(cl->c, counter, xh_sync_int64(v));
 }
 
 /* The properties a compositor needs to sync the window (extended form) and to leave it alone:
@@ -189,8 +173,8 @@ static void create_one(struct client *cl, struct bench_window *w, int index)
                       XCB_CW_BACK_PIXEL | XCB_CW_EVENT_MASK, values);
     w->basic = xcb_generate_id(cl->c);
     w->extended = xcb_generate_id(cl->c);
-    xcb_sync_create_counter(cl->c, w->basic, sync_int64(0));
-    xcb_sync_create_counter(cl->c, w->extended, sync_int64(0));
+    xcb_sync_create_counter(cl->c, w->basic, xh_sync_int64(0));
+    xcb_sync_create_counter(cl->c, w->extended, xh_sync_int64(0));
     w->value = 0;
     w->requested = -1;
     w->mapped = false;
@@ -327,7 +311,7 @@ void client_destroy_windows(struct client *cl)
         xcb_sync_destroy_counter(cl->c, cl->wins[i].extended);
     }
     cl->nwins = 0;
-    free(xcb_get_input_focus_reply(cl->c, xcb_get_input_focus(cl->c), NULL));
+    xh_round_trip(cl->c);
 }
 
 int client_server_offset_ms(struct client *cl, double *offset_ms)
@@ -338,7 +322,7 @@ int client_server_offset_ms(struct client *cl, double *offset_ms)
     int64_t before = clock_now_us();
     xcb_change_property(cl->c, XCB_PROP_MODE_APPEND, cl->wins[0].id, cl->atom[A_BENCH_STAMP], XCB_ATOM_CARDINAL, 32,
                         0, NULL);
-    free(xcb_get_input_focus_reply(cl->c, xcb_get_input_focus(cl->c), NULL));
+    xh_round_trip(cl->c);
     int64_t after = clock_now_us();
     struct client_events none = {0};
     client_pump(cl, &none); /* the PropertyNotify came before the reply */

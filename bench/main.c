@@ -3,31 +3,21 @@
  * (runner/bench.py) calls it once per compositor and repetition, interleaving compositors, and
  * makes the statistics and pictures. */
 #include "bench.h"
-#include "clock.h"
+#include "cli.h"
 #include "compositor-profile.h"
-#include "compositor.h"
 #include "proc.h"
-#include "xserver.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
-#include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define EXIT_USAGE 2
 #define MAX_CELLS 64
 
-struct bench_opts bopt = {.cell_ms = 2000, .warmup_ms = 300, .frame_timeout_ms = 500, .settle_ms = 600,
-                          .late_ms = 2000.0 / 60.0, .run_id = ""};
-
 struct options {
+    struct bench_opts bench;     /* what every cell gets */
     char root[PATH_MAX];
     const char *wm;
     const char *ready;
@@ -99,12 +89,11 @@ static int parse_cells(struct options *o, const char *list)
 static int parse_options(int argc, char **argv, struct options *o)
 {
     static const struct option longopts[] = {
-        {"wm", required_argument, 0, 'w'},          {"ready", required_argument, 0, 'r'},
+        CLI_COMPOSITOR_OPTIONS,                     {"wm-log", required_argument, 0, 'L'},
         {"cells", required_argument, 0, 'c'},       {"out", required_argument, 0, 'o'},
         {"run-id", required_argument, 0, 'i'},      {"cell-ms", required_argument, 0, 'm'},
         {"warmup-ms", required_argument, 0, 'W'},   {"frame-timeout-ms", required_argument, 0, 'f'},
         {"settle-ms", required_argument, 0, 's'},   {"late-ms", required_argument, 0, 'l'},
-        {"wm-timeout", required_argument, 0, 'T'},  {"wm-log", required_argument, 0, 'L'},
         {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     opterr = 0;
     int ch;
@@ -112,26 +101,21 @@ static int parse_options(int argc, char **argv, struct options *o)
     while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'w': o->wm = optarg; break;
-        case 'r': {
-            enum ready_kind k;
-            if (parse_ready_kind(optarg, &k) < 0) {
-                fprintf(stderr, "framesync-bench: --ready takes wm, cm, wm+cm or auto, not `%s`\n", optarg);
+        case 'r':
+            if (cli_ready("framesync-bench", optarg, &o->ready) < 0)
                 return -1;
-            }
-            o->ready = optarg;
             break;
-        }
         case 'c':
             if (parse_cells(o, optarg) < 0)
                 return -1;
             break;
         case 'o': o->out = optarg; break;
-        case 'i': bopt.run_id = optarg; break;
-        case 'm': if (parse_ms("--cell-ms", optarg, 1, 3600000, &bopt.cell_ms) < 0) return -1; break;
-        case 'W': if (parse_ms("--warmup-ms", optarg, 0, 600000, &bopt.warmup_ms) < 0) return -1; break;
-        case 'f': if (parse_ms("--frame-timeout-ms", optarg, 1, 600000, &bopt.frame_timeout_ms) < 0) return -1; break;
-        case 's': if (parse_ms("--settle-ms", optarg, 0, 600000, &bopt.settle_ms) < 0) return -1; break;
-        case 'l': if (parse_ms("--late-ms", optarg, 0.001, 600000, &bopt.late_ms) < 0) return -1; break;
+        case 'i': o->bench.run_id = optarg; break;
+        case 'm': if (parse_ms("--cell-ms", optarg, 1, 3600000, &o->bench.cell_ms) < 0) return -1; break;
+        case 'W': if (parse_ms("--warmup-ms", optarg, 0, 600000, &o->bench.warmup_ms) < 0) return -1; break;
+        case 'f': if (parse_ms("--frame-timeout-ms", optarg, 1, 600000, &o->bench.frame_timeout_ms) < 0) return -1; break;
+        case 's': if (parse_ms("--settle-ms", optarg, 0, 600000, &o->bench.settle_ms) < 0) return -1; break;
+        case 'l': if (parse_ms("--late-ms", optarg, 0.001, 600000, &o->bench.late_ms) < 0) return -1; break;
         case 'T':
             if (parse_ms("--wm-timeout", optarg, 1, 600000, &v) < 0)
                 return -1;
@@ -139,18 +123,11 @@ static int parse_options(int argc, char **argv, struct options *o)
             break;
         case 'L': o->wm_log = optarg; break;
         case 'h': usage(stdout); exit(0);
-        default:
-            if (optopt)
-                fprintf(stderr, "framesync-bench: option -%c needs a value or is unknown; see --help\n", optopt);
-            else
-                fprintf(stderr, "framesync-bench: unknown option `%s`; see --help\n", argv[optind - 1]);
-            return -1;
+        default: return cli_bad_option("framesync-bench", argv);
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "framesync-bench: unexpected argument `%s`; see --help\n", argv[optind]);
+    if (cli_no_operands("framesync-bench", argc, argv) < 0)
         return -1;
-    }
     if (!o->out || !o->ncells) {
         fprintf(stderr, "framesync-bench: --out and --cells are required; see --help\n");
         return -1;
@@ -169,66 +146,11 @@ static void resolve_wm(struct options *o, char *cmd, size_t len)
                  args);
         return;
     }
-    o->named = compositor_profile_lookup(o->root, wm, &o->profile);
-    snprintf(cmd, len, "%s", o->named > 0 ? o->profile.command : wm);
-    if (o->named > 0 && !o->ready)
-        o->ready = o->profile.ready;
+    o->named = cli_named_wm(o->root, &wm, &o->ready, &o->profile);
+    snprintf(cmd, len, "%s", wm);
 }
 
-/* ---- the session ---- */
-static struct xserver xs;
-static struct compositor wm;
-static bool wm_running;
-static char tmp_dir[PATH_MAX];
-
-const char *bench_should_stop(void)
-{
-    proc_handle_signals();
-    if (proc_interrupted())
-        return "interrupted";
-    if (wm_running && !compositor_alive(&wm))
-        return "compositor exited";
-    return NULL;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st;
-    (void)ftw;
-    return type == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-static void cleanup(void)
-{
-    if (wm_running)
-        compositor_stop(&wm);
-    wm_running = false;
-    xserver_stop(&xs);
-    proc_kill_all();
-    if (tmp_dir[0])
-        nftw(tmp_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void write_session_row(FILE *rows, const char *given)
-{
-    struct row r;
-    row_begin(&r, rows, "session");
-    row_str(&r, "wm", given);
-    row_str(&r, "command", wm.command);
-    row_str(&r, "wm_name", wm.wm_name);
-    row_bool(&r, "composites", wm.cm_owner != 0);
-    row_num(&r, "ready_ms", (double)(wm.ready_us - wm.start_us) / 1000.0);
-    char list[4096] = "[";
-    for (int i = 0; i < wm.nsupported; i++) {
-        size_t n = strlen(list);
-        snprintf(list + n, sizeof list - n, "%s\"%s\"", i ? "," : "", wm.supported[i]);
-    }
-    strncat(list, "]", sizeof list - strlen(list) - 1);
-    row_raw(&r, "supported", list);
-    row_end(&r);
-}
-
-static void write_error_row(FILE *rows, const struct cellspec *c, const char *err)
+static void write_error_row(const struct row_sink *rows, const struct cellspec *c, const char *err)
 {
     struct row r;
     row_begin(&r, rows, "error");
@@ -237,44 +159,13 @@ static void write_error_row(FILE *rows, const struct cellspec *c, const char *er
     row_end(&r);
 }
 
-static int start_session(struct options *o, const char *cmd, char *err, size_t errlen)
-{
-    snprintf(tmp_dir, sizeof tmp_dir, "%s/framesync-bench-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(tmp_dir)) {
-        tmp_dir[0] = 0;
-        snprintf(err, errlen, "cannot create a private temp dir: %s", strerror(errno));
-        return -1;
-    }
-    if (proc_init(tmp_dir) < 0) {
-        snprintf(err, errlen, "cannot set up process handling: %s", strerror(errno));
-        return -1;
-    }
-    if (xserver_start(&xs, tmp_dir, 10000, err, errlen) < 0)
-        return -1;
-    enum ready_kind ready = READY_AUTO;
-    if (o->ready)
-        parse_ready_kind(o->ready, &ready);
-    char start_dir[PATH_MAX];
-    if (compositor_start_dir(tmp_dir, start_dir, sizeof start_dir) < 0)
-        snprintf(start_dir, sizeof start_dir, "%s", tmp_dir);
-    wm.env = compositor_profile_env(o->named > 0 ? &o->profile : NULL, o->root, start_dir);
-    char log[PATH_MAX];
-    snprintf(log, sizeof log, "%s", o->wm_log ? o->wm_log : "/dev/null");
-    if (compositor_start(&wm, &xs, cmd, ready, log, o->wm_timeout_ms, err, errlen) < 0) {
-        compositor_stop(&wm);
-        return -1;
-    }
-    wm_running = true;
-    return 0;
-}
-
 static void progress(const struct cellspec *c, const struct cell_result *r)
 {
     fprintf(stderr, "framesync-bench: %s: %d frames in %.0f ms (paced on %s, ended by %s)\n", c->name, r->frames,
             r->wall_ms, r->paced_on, r->ended_by);
 }
 
-static int run_cells(struct options *o, FILE *rows)
+static int run_cells(const struct options *o, struct bench_session *session, const struct row_sink *rows)
 {
     char err[1024];
     struct client *cl = client_open(err, sizeof err);
@@ -283,10 +174,11 @@ static int run_cells(struct options *o, FILE *rows)
         fprintf(stderr, "framesync-bench: %s\n", err);
         return 1;
     }
+    const struct cell_env env = {.opt = &o->bench, .cl = cl, .rows = rows, .session = session};
     int failed = 0;
-    for (int i = 0; i < o->ncells && !bench_should_stop(); i++) {
+    for (int i = 0; i < o->ncells && !bench_session_should_stop(session); i++) {
         struct cell_result res = {0};
-        if (cell_run(&o->cells[i], cl, rows, &res, err, sizeof err) < 0) {
+        if (cell_run(&o->cells[i], &env, &res, err, sizeof err) < 0) {
             write_error_row(rows, &o->cells[i], err);
             fprintf(stderr, "framesync-bench: %s: %s\n", o->cells[i].name, err);
             failed = 1;
@@ -298,42 +190,40 @@ static int run_cells(struct options *o, FILE *rows)
     return failed;
 }
 
-static void find_root(char *root, size_t len)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
-    snprintf(root, len, "%s", dirname(dirname(exe))); /* <root>/bench/framesync-bench */
-}
-
 int main(int argc, char **argv)
 {
-    struct options o = {.wm_timeout_ms = 15000};
-    find_root(o.root, sizeof o.root);
+    struct options o = {.bench = {.cell_ms = 2000, .warmup_ms = 300, .frame_timeout_ms = 500, .settle_ms = 600,
+                                  .late_ms = 2000.0 / 60.0, .run_id = ""},
+                        .wm_timeout_ms = 15000};
+    cli_root(o.root, sizeof o.root);
     if (parse_options(argc, argv, &o) < 0)
         return EXIT_USAGE;
     char cmd[2048];
     resolve_wm(&o, cmd, sizeof cmd);
     if (o.named < 0)
         return EXIT_USAGE;
-    FILE *rows = fopen(o.out, "ae");
-    if (!rows) {
+    struct row_sink rows = {.f = fopen(o.out, "ae"), .run_id = o.bench.run_id};
+    if (!rows.f) {
         fprintf(stderr, "framesync-bench: cannot append to %s: %s\n", o.out, strerror(errno));
         return EXIT_USAGE;
     }
+    const struct session_spec spec = {.root = o.root, .command = cmd, .ready = o.ready,
+                                      .profile = o.named > 0 ? &o.profile : NULL, .wm_log = o.wm_log,
+                                      .wm_timeout_ms = o.wm_timeout_ms};
+    struct bench_session *session = bench_session_new();
     char err[3000];
     int rc;
-    if (start_session(&o, cmd, err, sizeof err) < 0) {
-        write_error_row(rows, NULL, err);
+    if (bench_session_start(session, &spec, err, sizeof err) < 0) {
+        write_error_row(&rows, NULL, err);
         fprintf(stderr, "framesync-bench: %s\n", err);
         rc = proc_interrupted() ? 128 + proc_interrupted() : 1;
     } else {
-        write_session_row(rows, o.wm ? o.wm : "fake-wm");
-        rc = run_cells(&o, rows);
+        bench_session_write_row(session, &rows, o.wm ? o.wm : "fake-wm");
+        rc = run_cells(&o, session, &rows);
         if (proc_interrupted())
             rc = 128 + proc_interrupted();
     }
-    cleanup();
-    fclose(rows);
+    bench_session_end(session);
+    fclose(rows.f);
     return rc;
 }

@@ -11,13 +11,13 @@ static void key(struct row *r, const char *k)
     r->first = false;
 }
 
-void row_begin(struct row *r, FILE *f, const char *kind)
+void row_begin(struct row *r, const struct row_sink *out, const char *kind)
 {
-    r->f = f;
+    r->f = out->f;
     r->first = true;
-    fputc('{', f);
+    fputc('{', r->f);
     row_str(r, "kind", kind);
-    row_str(r, "run", bopt.run_id);
+    row_str(r, "run", out->run_id);
 }
 
 void row_str(struct row *r, const char *k, const char *v)

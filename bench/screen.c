@@ -11,6 +11,7 @@
  * main thread through a pipe, as fixed-size records (atomic writes). */
 #include "bench.h"
 #include "clock.h"
+#include "xhelpers.h"
 #include "frame-colour.h"
 
 #include <errno.h>
@@ -215,7 +216,7 @@ struct screen *screen_start(const struct bench_window *wins, int n, char *err, s
         return NULL;
     }
     pointer_away(s);
-    free(xcb_get_input_focus_reply(s->c, xcb_get_input_focus(s->c), NULL));
+    xh_round_trip(s->c);
     s->npts = n;
     for (int i = 0; i < n; i++)
         s->pts[i] = (struct point){.x = wins[i].x + wins[i].w / 2, .y = wins[i].y + wins[i].h / 2, .last_frame = -2};

@@ -12,6 +12,10 @@
  * before it (and the events they caused are queued).  false when the connection is gone. */
 bool xh_round_trip(xcb_connection_t *c);
 
+/* Interns n atoms in one round trip (the requests pipelined): out[i] is names[i]'s atom, created
+ * when missing; XCB_ATOM_NONE when the connection failed. */
+void xh_intern_atoms(xcb_connection_t *c, const char *const *names, int n, xcb_atom_t *out);
+
 /* XSync INT64 <-> int64_t (hi is signed, lo unsigned, as on the wire). */
 static inline int64_t xh_sync_value(xcb_sync_int64_t v)
 {

@@ -234,4 +234,14 @@ void executor_cleanup(struct run *r)
     proc_kill_all();
     if (r->tmp_dir[0])
         remove_tree(r->tmp_dir);
+    /* the feature tables and the probes' incidents: the run's verdict has been decided */
+    for (int i = 0; i < r->ntables; i++)
+        free(r->tables[i]);
+    free(r->tables);
+    free(r->incidents);
+    r->tables = NULL;
+    r->ntables = 0;
+    r->features = NULL;
+    r->incidents = NULL;
+    r->nincidents = 0;
 }

@@ -1,11 +1,9 @@
 #include "options.h"
 
 #include <getopt.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include "compositor.h"
+#include "cli.h"
 
 void options_usage(FILE *f)
 {
@@ -93,15 +91,8 @@ static int parse_ms(const char *opt, const char *arg, int *out)
 static int parse_value(int ch, const char *arg, struct options *o)
 {
     char *end;
-    enum ready_kind k;
     switch (ch) {
-    case 'r':
-        if (parse_ready_kind(arg, &k) < 0) {
-            fprintf(stderr, "framesync: --ready takes wm, cm, wm+cm or auto, not `%s`\n", arg);
-            return -1;
-        }
-        o->ready = arg;
-        return 0;
+    case 'r': return cli_ready("framesync", arg, &o->ready);
     case 'R':
         if (strcmp(arg, "configure") && strcmp(arg, "keyboard") && strcmp(arg, "pointer") && strcmp(arg, "map")) {
             fprintf(stderr, "framesync: --resize-trigger takes configure, keyboard, pointer or map, not `%s`\n", arg);
@@ -147,7 +138,7 @@ static int parse_value(int ch, const char *arg, struct options *o)
  * exclude each other. */
 static int resolve_names(struct options *o)
 {
-    if (o->wm && (o->wm_named = compositor_profile_lookup(o->root, o->wm, &o->wm_profile)) < 0)
+    if (o->wm && (o->wm_named = cli_named_wm(o->root, &o->wm, &o->ready, &o->wm_profile)) < 0)
         return -1;
     if (o->client && o->wm) {
         fprintf(stderr, "framesync: --client tests an application against the reference compositor: "
@@ -156,13 +147,8 @@ static int resolve_names(struct options *o)
     }
     if (o->client && (o->client_named = client_profile_lookup(o->root, o->client, &o->client_profile)) < 0)
         return -1;
-    if (o->wm_named) {
-        o->wm = o->wm_profile.command;
-        if (!o->ready)
-            o->ready = o->wm_profile.ready;
-        if (!o->resize_trigger && o->wm_profile.resize_trigger[0])
-            o->resize_trigger = o->wm_profile.resize_trigger;
-    }
+    if (o->wm_named && !o->resize_trigger && o->wm_profile.resize_trigger[0])
+        o->resize_trigger = o->wm_profile.resize_trigger;
     o->own_xserver = o->xserver ? !strcmp(o->xserver, "own") : o->wm_named && o->wm_profile.own_xserver;
     if (o->own_xserver && (!o->wm || !strstr(o->wm, "{report}"))) {
         fprintf(stderr, "framesync: --xserver own needs --wm with {report} in it: the command its session runs to "
@@ -178,17 +164,13 @@ static void defaults(struct options *o)
     o->timeout_scale = 1.0;
     o->wm_timeout_ms = 15000;
     o->nshards = 1;
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
-    snprintf(o->root, sizeof o->root, "%s", dirname(dirname(exe))); /* <root>/harness/framesync-harness */
+    cli_root(o->root, sizeof o->root);
 }
 
 int options_parse(int argc, char **argv, struct options *o)
 {
     static const struct option longopts[] = {
-        {"wm", required_argument, 0, 'w'},        {"ready", required_argument, 0, 'r'},
-        {"wm-timeout", required_argument, 0, 'T'}, {"profile", required_argument, 0, 'p'},
+        CLI_COMPOSITOR_OPTIONS,                   {"profile", required_argument, 0, 'p'},
         {"filter", required_argument, 0, 'f'},    {"list", no_argument, 0, 'l'},
         {"out", required_argument, 0, 'o'},       {"cases", required_argument, 0, 'c'},
         {"timeout-scale", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},
@@ -224,18 +206,11 @@ int options_parse(int argc, char **argv, struct options *o)
             if (parse_value(ch, optarg, o) < 0)
                 return -1;
             break;
-        default:
-            if (optopt)
-                fprintf(stderr, "framesync: option -%c needs a value or is unknown; see --help\n", optopt);
-            else
-                fprintf(stderr, "framesync: unknown option `%s`; see --help\n", argv[optind - 1]);
-            return -1;
+        default: return cli_bad_option("framesync", argv);
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "framesync: unexpected argument `%s`; see --help\n", argv[optind]);
+    if (cli_no_operands("framesync", argc, argv) < 0)
         return -1;
-    }
     o->action = coverage ? ACTION_COVERAGE : list ? ACTION_LIST : probe ? ACTION_PROBE : ACTION_RUN;
     if (!o->profiles)
         o->profiles = ALL_PROFILES;

@@ -40,9 +40,11 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <signal.h>
-#include <time.h>
 #include <xcb/sync.h>
 #include <xcb/xcb.h>
+
+#include "clock.h"
+#include "xhelpers.h"
 
 enum fault { F_NONE, F_ANSWER_EARLY, F_WRONG_COUNTER, F_ODD_END, F_NO_DRAWN_WAIT, F_WRONG_FENCE, F_SAME_SIZE,
              F_LATE_COUNTER };
@@ -103,25 +105,13 @@ static struct {
 
 static int64_t now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static xcb_sync_int64_t i64(int64_t v)
-{
-    return (xcb_sync_int64_t){.hi = (int32_t)(v >> 32), .lo = (uint32_t)v};
+    return clock_now_us() / 1000;
 }
 
 static void set_counter(int i, int64_t v)
 {
     S.value[i] = v;
-    xcb_sync_set_counter(S.c, S.counter[i], i64(v));
-}
-
-static void round_trip(void)
-{
-    free(xcb_get_input_focus_reply(S.c, xcb_get_input_focus(S.c), NULL));
+    xcb_sync_set_counter(S.c, S.counter[i], xh_sync_int64(v));
 }
 
 static void paint(void)
@@ -130,18 +120,6 @@ static void paint(void)
     xcb_change_gc(S.c, S.gc, XCB_GC_FOREGROUND, &colour);
     xcb_rectangle_t r = {0, 0, S.width, S.height};
     xcb_poly_fill_rectangle(S.c, S.win, S.gc, 1, &r);
-}
-
-static void intern_atoms(void)
-{
-    xcb_intern_atom_cookie_t ck[A_COUNT];
-    for (int i = 0; i < A_COUNT; i++)
-        ck[i] = xcb_intern_atom(S.c, 0, (uint16_t)strlen(atom_names[i]), atom_names[i]);
-    for (int i = 0; i < A_COUNT; i++) {
-        xcb_intern_atom_reply_t *r = xcb_intern_atom_reply(S.c, ck[i], NULL);
-        S.atom[i] = r ? r->atom : XCB_NONE;
-        free(r);
-    }
 }
 
 /* Does _NET_SUPPORTED list the drawn message of the compositor's profile? */
@@ -178,7 +156,7 @@ static void create_window(int nfences)
     xcb_change_property(S.c, XCB_PROP_MODE_REPLACE, S.win, S.atom[A_PROTOCOLS], XCB_ATOM_ATOM, 32, 2, protocols);
     for (int i = 0; i < (S.extended ? 2 : 1); i++) {
         S.counter[i] = xcb_generate_id(S.c);
-        xcb_sync_create_counter(S.c, S.counter[i], i64(0));
+        xcb_sync_create_counter(S.c, S.counter[i], xh_sync_int64(0));
     }
     if (S.fault != F_LATE_COUNTER)
         set_counter_property();
@@ -213,7 +191,7 @@ static void update(void)
         set_counter(1, ++begin);
     S.frame++;
     paint();
-    round_trip(); /* the drawing reached the server before the update ends */
+    xh_round_trip(S.c); /* the drawing reached the server before the update ends */
     int64_t end = S.fault == F_ODD_END ? begin + 2 : S.variant == V_PLUS3 ? begin + 3 : begin + 1;
     trigger_fence_for(end);
     set_counter(1, end);
@@ -231,7 +209,7 @@ static void answer_with_frame(int64_t v)
     int64_t begin = (v & 1) ? v : v + 1;
     set_counter(1, begin);
     paint();
-    round_trip();
+    xh_round_trip(S.c);
     set_counter(1, begin + 1);
     xcb_flush(S.c);
     if (S.drawn_listed) {
@@ -250,7 +228,7 @@ static void answer(void)
     }
     if (S.fault != F_ANSWER_EARLY) {
         paint();
-        round_trip(); /* repainted at the new size before the counter moves */
+        xh_round_trip(S.c); /* repainted at the new size before the counter moves */
     }
     if (S.variant == V_FRAME_ANSWER && S.extended) {
         answer_with_frame(v);
@@ -375,7 +353,7 @@ static void start(int nfences)
     }
     S.screen = xcb_setup_roots_iterator(xcb_get_setup(S.c)).data;
     free(xcb_sync_initialize_reply(S.c, xcb_sync_initialize(S.c, 3, 1), NULL));
-    intern_atoms();
+    xh_intern_atoms(S.c, atom_names, A_COUNT, S.atom);
     S.drawn_listed = S.extended && supports_drawn();
     create_window(nfences);
     if (S.extended && S.variant != V_MAP_EVEN) /* the first frame: mapped odd, ended once painted */

@@ -100,7 +100,7 @@ void answer_on_request(struct client *cl, int64_t value)
 void answer_on_configure(struct client *cl)
 {
     repaint_current(cl);
-    round_trip(cl); /* the new-size frame is on the server before the counter says so */
+    xh_round_trip(cl->c); /* the new-size frame is on the server before the counter says so */
     configure_handled(cl);
 }
 

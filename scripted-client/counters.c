@@ -29,9 +29,9 @@ static xcb_sync_change_alarm_value_list_t alarm_values(xcb_sync_counter_t counte
     xcb_sync_change_alarm_value_list_t v = {0};
     v.counter = counter;
     v.valueType = XCB_SYNC_VALUETYPE_ABSOLUTE;
-    v.value = sync_int64(at_limit ? value : up ? value + 1 : value - 1);
+    v.value = xh_sync_int64(at_limit ? value : up ? value + 1 : value - 1);
     v.testType = up ? XCB_SYNC_TESTTYPE_POSITIVE_COMPARISON : XCB_SYNC_TESTTYPE_NEGATIVE_COMPARISON;
-    v.delta = sync_int64(0);
+    v.delta = xh_sync_int64(0);
     v.events = !at_limit;
     return v;
 }
@@ -82,7 +82,7 @@ bool counter_create(struct client *cl, struct cmd *cmd, int index, int64_t init)
 {
     struct counter *k = counter_at(cl, index);
     k->id = xcb_generate_id(cl->c);
-    cmd_track(cmd, xcb_sync_create_counter_checked(cl->c, k->id, sync_int64(init)));
+    cmd_track(cmd, xcb_sync_create_counter_checked(cl->c, k->id, xh_sync_int64(init)));
     k->up = alarm_create(cl, cmd, k->id, init, true);
     k->down = alarm_create(cl, cmd, k->id, init, false);
     k->alive = true;
@@ -96,9 +96,9 @@ void counter_set(struct client *cl, struct cmd *cmd, int index, int64_t value, c
 {
     struct counter *k = counter_at(cl, index);
     if (cmd)
-        cmd_track(cmd, xcb_sync_set_counter_checked(cl->c, k->id, sync_int64(value)));
+        cmd_track(cmd, xcb_sync_set_counter_checked(cl->c, k->id, xh_sync_int64(value)));
     else
-        xcb_sync_set_counter(cl->c, k->id, sync_int64(value));
+        xcb_sync_set_counter(cl->c, k->id, xh_sync_int64(value));
     k->last_set = value;
     k->has_set = true;
     record("counter-set", "index=%d value=%lld reason=%s", index, (long long)value, reason);
@@ -117,7 +117,7 @@ bool counter_query(struct client *cl, int index, int64_t *value, char *msg, size
         free(e);
         return false;
     }
-    *value = sync_value(r->counter_value);
+    *value = xh_sync_value(r->counter_value);
     free(r);
     return true;
 }
@@ -147,7 +147,7 @@ void counters_on_alarm(struct client *cl, const xcb_sync_alarm_notify_event_t *e
             continue;
         if (ev->state == XCB_SYNC_ALARMSTATE_DESTROYED)
             return;
-        int64_t value = sync_value(ev->counter_value);
+        int64_t value = xh_sync_value(ev->counter_value);
         if (value != k->reported) {
             /* self=1: the value this client itself wrote last (its own update or answer), so a
              * case can tell the WM's writes from the client's */

@@ -217,7 +217,7 @@ static void finish(struct client *cl, const char *how)
     bool open = r->open;
     enter(cl, RESIZE_IDLE, 0);
     r->active = false;
-    round_trip(cl);
+    xh_round_trip(cl->c);
     events_drain_queued(cl);
     if (!strcmp(r->word, "resize-end")) {
         record("done", "cmd=resize-end ended=%d trigger=%s released=%d", r->ended_open ? 1 : 0,
@@ -357,7 +357,7 @@ static void begin_pointer(struct client *cl)
     r->start_h = cl->win_h;
     pointer_to(cl, r->corner_x, r->corner_y);
     pointer_button(cl, true);
-    round_trip(cl);
+    xh_round_trip(cl->c);
     /* The press may have given a frame window of the WM an implicit grab: then a grab seen now
      * says nothing about the resize, and the steps are simply repeated until the WM reacts. */
     r->grab_before = grabbed_by_other(cl, true);

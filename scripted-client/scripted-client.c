@@ -164,7 +164,7 @@ static void run_line(struct client *cl, char *line)
 {
     command_run(cl, line);
     check_connection(cl);
-    if (quit_requested)
+    if (cl->quit_requested)
         bye(cl, "quit", 0);
 }
 

@@ -1,13 +1,15 @@
 /* scripted-client: one scripted X client playing the application side of frame synchronization.
  * The line protocol it speaks is scripted-client/PROTOCOL.md; this header is the state the parts
  * share.  Everything is single-threaded: one poll() loop in scripted-client.c drives it all. */
-#ifndef FAKE_CLIENT_H
-#define FAKE_CLIENT_H
+#ifndef FRAMESYNC_SCRIPTED_CLIENT_H
+#define FRAMESYNC_SCRIPTED_CLIENT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <xcb/xcb.h>
 #include <xcb/sync.h>
+
+#include "xhelpers.h"
 
 #define FC_MAX_COUNTERS 2
 #define FC_MAX_FENCES 64
@@ -117,6 +119,8 @@ struct client {
     uint64_t nmapped, nunmapped;
     int resize_timerfd;
     struct resize resize;
+
+    bool quit_requested; /* `quit`: the main loop ends after this command */
 };
 
 /* A command in progress: the checked requests it made, so that X errors on them are reported as
@@ -135,16 +139,13 @@ const char *atom_name(struct client *cl, xcb_atom_t atom); /* "" when none / not
 void x_error_text(char *buf, size_t len, const xcb_generic_error_t *e);
 void record_x_error(const xcb_generic_error_t *e);
 
-/* xutil.c: round trips, checked requests, painting, properties */
-bool round_trip(struct client *cl);
+/* xutil.c: checked requests, painting, properties (round trips: xhelpers.h) */
 void cmd_track(struct cmd *cmd, xcb_void_cookie_t cookie);
 bool cmd_check(struct client *cl, struct cmd *cmd, char *msg, size_t len);
 xcb_atom_t intern(struct client *cl, const char *name, bool only_if_exists);
 uint32_t rgb_to_pixel(const struct client *cl, uint32_t rgb);
 xcb_void_cookie_t paint(struct client *cl, uint32_t rgb, bool checked);
 void repaint_current(struct client *cl);
-int64_t sync_value(xcb_sync_int64_t v);
-xcb_sync_int64_t sync_int64(int64_t v);
 
 /* counters.c */
 void counters_destroy_all(struct client *cl, struct cmd *cmd);
@@ -180,8 +181,7 @@ void answer_on_timer(struct client *cl);
 bool answer_set_policy(struct client *cl, const char *policy, const char *arg, char *msg, size_t len);
 void timer_rearm(struct client *cl);
 
-/* commands.c */
+/* commands.c: runs one command line; its `done` or `error` is recorded (resize: later) */
 void command_run(struct client *cl, char *line);
-extern bool quit_requested;
 
 #endif

@@ -1,21 +1,10 @@
-/* Small X helpers: round trips, the checked requests of a command, atoms, painting, and the
- * SYNC 64-bit value conversions. */
+/* Small X helpers of the scripted client: the checked requests of a command, atoms, painting.
+ * (The round trip and the SYNC 64-bit conversions are common/xhelpers.h's.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scripted-client.h"
-
-bool round_trip(struct client *cl)
-{
-    /* A reply to GetInputFocus means the server has processed every request sent before it. */
-    xcb_get_input_focus_reply_t *r =
-        xcb_get_input_focus_reply(cl->c, xcb_get_input_focus(cl->c), NULL);
-    if (!r)
-        return false;
-    free(r);
-    return true;
-}
 
 void cmd_track(struct cmd *cmd, xcb_void_cookie_t cookie)
 {
@@ -98,17 +87,4 @@ void repaint_current(struct client *cl)
         return;
     /* Not a command's request: an error here is an asynchronous x-error. */
     paint(cl, cl->colour, false);
-}
-
-int64_t sync_value(xcb_sync_int64_t v)
-{
-    return (int64_t)(((uint64_t)(uint32_t)v.hi << 32) | (uint64_t)v.lo);
-}
-
-xcb_sync_int64_t sync_int64(int64_t v)
-{
-    xcb_sync_int64_t r;
-    r.hi = (int32_t)(uint32_t)((uint64_t)v >> 32);
-    r.lo = (uint32_t)((uint64_t)v & 0xFFFFFFFFu);
-    return r;
 }

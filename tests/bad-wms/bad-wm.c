@@ -26,12 +26,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <xcb/xcb.h>
 
+#include "clock.h"
+#include "xhelpers.h"
+
 static xcb_connection_t *c;
 static xcb_screen_t *scr;
+
+/* What the command line asked for. */
+struct plan {
+    const char *mode;  /* crash-at-start, ..., behave */
+    int n;             /* the MapRequest to misbehave on (or exit-at-start's status) */
+    int arg;           /* exit-on-map's status, grab-on-map's MS */
+    const char *once;  /* --once FILE, or NULL */
+    int maps;          /* MapRequests of scripted clients so far */
+};
 
 static xcb_atom_t intern(const char *name)
 {
@@ -52,9 +63,7 @@ static void die_by(int sig)
 
 static int64_t now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return clock_now_us() / 1000;
 }
 
 /* Only the scripted clients' windows count: the harness's probe window may be mapped more than once. */
@@ -93,13 +102,13 @@ static void become_wm(void)
     fprintf(stderr, "bad-wm: managing\n");
 }
 
-int main(int argc, char **argv)
+/* --once FILE and --ignore-term come first; then MODE [N [ARG]]. */
+static struct plan parse_args(int argc, char **argv)
 {
-    setvbuf(stderr, NULL, _IOLBF, 0);
-    const char *once = NULL;
+    struct plan p = {0};
     for (;;) {
         if (argc > 2 && !strcmp(argv[1], "--once")) {
-            once = argv[2];
+            p.once = argv[2];
             argv += 2;
             argc -= 2;
         } else if (argc > 1 && !strcmp(argv[1], "--ignore-term")) {
@@ -109,16 +118,99 @@ int main(int argc, char **argv)
         } else
             break;
     }
-    const char *mode = argc > 1 ? argv[1] : "behave";
-    int n = argc > 2 ? atoi(argv[2]) : 0;
-    int arg = argc > 3 ? atoi(argv[3]) : 0;
-    if (!strcmp(mode, "crash-at-start")) {
+    p.mode = argc > 1 ? argv[1] : "behave";
+    p.n = argc > 2 ? atoi(argv[2]) : 0;
+    p.arg = argc > 3 ? atoi(argv[3]) : 0;
+    return p;
+}
+
+/* Holds a server grab for ms (0: until killed), reading nothing, then lets it go. */
+static void grab_for(int ms)
+{
+    xcb_grab_server(c);
+    xh_round_trip(c);
+    int64_t end = now_ms() + ms;
+    for (;;) {
+        int64_t left = end - now_ms();
+        if (ms > 0 && left <= 0)
+            break;
+        poll(NULL, 0, ms > 0 ? (int)left : -1);
+    }
+    xcb_ungrab_server(c);
+    fprintf(stderr, "bad-wm: released the grab after %d ms\n", ms);
+}
+
+/* The Nth MapRequest of a scripted client (with --once: only while FILE does not exist yet). */
+static bool misbehaves_now(struct plan *p, bool counted)
+{
+    if (!counted || p->maps != p->n)
+        return false;
+    if (!p->once)
+        return true;
+    int fd = open(p->once, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return false;
+    close(fd);
+    return true;
+}
+
+static void on_map_request(struct plan *p, xcb_window_t w)
+{
+    bool counted = is_scripted_client(w);
+    p->maps += counted;
+    fprintf(stderr, "bad-wm: MapRequest of window %u%s (%d)\n", w, counted ? ", a scripted client" : "", p->maps);
+    if (misbehaves_now(p, counted)) {
+        fprintf(stderr, "bad-wm: MapRequest %d of window %u: %s\n", p->maps, w, p->mode);
+        if (!strcmp(p->mode, "crash-on-map"))
+            die_by(SIGSEGV);
+        if (!strcmp(p->mode, "exit-on-map"))
+            exit(p->arg);
+        if (!strcmp(p->mode, "stop-on-map"))
+            raise(SIGSTOP);
+        if (!strcmp(p->mode, "grab-on-map"))
+            grab_for(p->arg);
+    }
+    xcb_map_window(c, w);
+}
+
+static void on_configure_request(const xcb_configure_request_event_t *r)
+{
+    uint32_t v[7];
+    int k = 0;
+    uint16_t m = r->value_mask & (XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y | XCB_CONFIG_WINDOW_WIDTH |
+                                  XCB_CONFIG_WINDOW_HEIGHT | XCB_CONFIG_WINDOW_BORDER_WIDTH);
+    if (m & XCB_CONFIG_WINDOW_X) v[k++] = (uint32_t)r->x;
+    if (m & XCB_CONFIG_WINDOW_Y) v[k++] = (uint32_t)r->y;
+    if (m & XCB_CONFIG_WINDOW_WIDTH) v[k++] = r->width;
+    if (m & XCB_CONFIG_WINDOW_HEIGHT) v[k++] = r->height;
+    if (m & XCB_CONFIG_WINDOW_BORDER_WIDTH) v[k++] = r->border_width;
+    xcb_configure_window(c, r->window, m, v);
+}
+
+/* Connected, never taking WM_S0: waits for SIGTERM. */
+static int never_ready(void)
+{
+    fprintf(stderr, "bad-wm: connected, never taking WM_S0\n");
+    sigset_t term;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    int sig;
+    sigprocmask(SIG_BLOCK, &term, NULL);
+    sigwait(&term, &sig);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stderr, NULL, _IOLBF, 0);
+    struct plan p = parse_args(argc, argv);
+    if (!strcmp(p.mode, "crash-at-start")) {
         fprintf(stderr, "bad-wm: crashing at start\n");
         die_by(SIGSEGV);
     }
-    if (!strcmp(mode, "exit-at-start")) {
-        fprintf(stderr, "bad-wm: exiting at start with status %d\n", n);
-        return n;
+    if (!strcmp(p.mode, "exit-at-start")) {
+        fprintf(stderr, "bad-wm: exiting at start with status %d\n", p.n);
+        return p.n;
     }
     c = xcb_connect(NULL, NULL);
     if (xcb_connection_has_error(c)) {
@@ -126,73 +218,14 @@ int main(int argc, char **argv)
         return 1;
     }
     scr = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
-    sigset_t term;
-    sigemptyset(&term);
-    sigaddset(&term, SIGTERM);
-    if (!strcmp(mode, "never-ready")) {
-        fprintf(stderr, "bad-wm: connected, never taking WM_S0\n");
-        int sig;
-        sigprocmask(SIG_BLOCK, &term, NULL);
-        sigwait(&term, &sig);
-        return 0;
-    }
+    if (!strcmp(p.mode, "never-ready"))
+        return never_ready();
     become_wm();
-    int maps = 0;
     xcb_generic_event_t *ev;
     while ((ev = xcb_wait_for_event(c))) {
         switch (ev->response_type & 0x7F) {
-        case XCB_MAP_REQUEST: {
-            xcb_window_t w = ((xcb_map_request_event_t *)ev)->window;
-            bool counted = is_scripted_client(w);
-            maps += counted;
-            fprintf(stderr, "bad-wm: MapRequest of window %u%s (%d)\n", w, counted ? ", a scripted client" : "", maps);
-            bool act = counted && maps == n;
-            if (act && once) {
-                int fd = open(once, O_WRONLY | O_CREAT | O_EXCL, 0600);
-                act = fd >= 0;
-                if (fd >= 0)
-                    close(fd);
-            }
-            if (act) {
-                fprintf(stderr, "bad-wm: MapRequest %d of window %u: %s\n", maps, w, mode);
-                if (!strcmp(mode, "crash-on-map"))
-                    die_by(SIGSEGV);
-                if (!strcmp(mode, "exit-on-map"))
-                    exit(arg);
-                if (!strcmp(mode, "stop-on-map"))
-                    raise(SIGSTOP);
-                if (!strcmp(mode, "grab-on-map")) {
-                    xcb_grab_server(c);
-                    free(xcb_get_input_focus_reply(c, xcb_get_input_focus(c), NULL));
-                    /* hold the grab: read nothing, wait out the time (0: forever) */
-                    int64_t end = now_ms() + arg;
-                    for (;;) {
-                        int64_t left = end - now_ms();
-                        if (arg > 0 && left <= 0)
-                            break;
-                        poll(NULL, 0, arg > 0 ? (int)left : -1);
-                    }
-                    xcb_ungrab_server(c);
-                    fprintf(stderr, "bad-wm: released the grab after %d ms\n", arg);
-                }
-            }
-            xcb_map_window(c, w);
-            break;
-        }
-        case XCB_CONFIGURE_REQUEST: {
-            xcb_configure_request_event_t *r = (xcb_configure_request_event_t *)ev;
-            uint32_t v[7];
-            int k = 0;
-            uint16_t m = r->value_mask & (XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y | XCB_CONFIG_WINDOW_WIDTH |
-                                          XCB_CONFIG_WINDOW_HEIGHT | XCB_CONFIG_WINDOW_BORDER_WIDTH);
-            if (m & XCB_CONFIG_WINDOW_X) v[k++] = (uint32_t)r->x;
-            if (m & XCB_CONFIG_WINDOW_Y) v[k++] = (uint32_t)r->y;
-            if (m & XCB_CONFIG_WINDOW_WIDTH) v[k++] = r->width;
-            if (m & XCB_CONFIG_WINDOW_HEIGHT) v[k++] = r->height;
-            if (m & XCB_CONFIG_WINDOW_BORDER_WIDTH) v[k++] = r->border_width;
-            xcb_configure_window(c, r->window, m, v);
-            break;
-        }
+        case XCB_MAP_REQUEST: on_map_request(&p, ((xcb_map_request_event_t *)ev)->window); break;
+        case XCB_CONFIGURE_REQUEST: on_configure_request((xcb_configure_request_event_t *)ev); break;
         }
         free(ev);
         xcb_flush(c);
