@@ -60,7 +60,7 @@ static void push_stamp(enum stamp_kind k, xcb_sync_fence_t f, xcb_window_t win)
         return;
     }
     struct stamp *s = &stamps[(st_head + st_count) % MAX_STAMPS];
-    *s = (struct stamp){.kind = k, .issued = now_us(), .fence = f, .win = win};
+    *s = (struct stamp){.kind = k, .issued = clock_now_us(), .fence = f, .win = win};
     st_count++;
     xcb_change_property(X.pc, XCB_PROP_MODE_APPEND, stamp_win, atom(A_FAKE_WM_PAINT_STAMP), XCB_ATOM_CARDINAL,
                         32, 0, NULL);
@@ -339,14 +339,14 @@ void comp_window_mapped(struct win *w)
     /* not shown before it has drawn (a window's contents are undefined until its Expose
      * repaint), unless that takes longer than FIRST_SHOW_GRACE_US; damage that arrived before
      * this MapNotify (the two connections are not ordered) counts */
-    w->mapped_at = now_us();
+    w->mapped_at = clock_now_us();
     w->await_first = !w->drew;
     fade_window_mapped(w);
     if (in_update(w)) {
         /* mapped in the middle of an update: map + first paint are one update */
         update_began(w);
         w->odd_from_map = true;
-        w->odd_since = now_us();
+        w->odd_since = clock_now_us();
         w->hold_expired = false;
     } else {
         w->odd_from_map = false;
@@ -427,7 +427,7 @@ void comp_counter_changed(struct win *w, int64_t old, int64_t value)
         update_began(w);
         if (!w->odd) {
             w->odd = true;
-            w->odd_since = now_us();
+            w->odd_since = clock_now_us();
             w->hold_expired = false;
             w->odd_from_map = w->mapped && !w->shown;
             logv("window %u: update %lld begins", w->id, (long long)value);
@@ -446,7 +446,7 @@ void comp_counter_changed(struct win *w, int64_t old, int64_t value)
     if (paintable(w)) {
         xcb_sync_fence_t f = fences_before_update(w, value);
         /* the snapshot of the completed update: the saved copy, or a frame shown later */
-        staged = stage_update(w, value, now_us());
+        staged = stage_update(w, value, clock_now_us());
         if (!staged)
             copy_live(w);
         if (f != XCB_NONE) {
@@ -490,7 +490,7 @@ void comp_handle_event(xcb_generic_event_t *ev)
         w->dirty = true;
         if (kept(w))
             return; /* damage while held is part of the update: shown when it ends */
-        if (delay_damage(w, now_us()))
+        if (delay_damage(w, clock_now_us()))
             return; /* comp_tick schedules the paint when the delay has passed */
         comp_schedule();
         return;
@@ -773,7 +773,7 @@ void comp_start(void)
         }
     }
     comp_schedule();
-    paint(now_us());
+    paint(clock_now_us());
 
     xcb_set_selection_owner(X.pc, stamp_win, atom(A_NET_WM_CM_S0), X.last_time);
     xcb_get_selection_owner_reply_t *o =

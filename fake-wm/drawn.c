@@ -144,7 +144,7 @@ static void delay_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_
     }
     delayed[(delayed_head + ndelayed) % MAX_SHOWN] =
         (struct delayed){.win = win, .value = value, .server_time = server_time,
-                         .due = now_us() + (int64_t)delay_ms * 1000};
+                         .due = clock_now_us() + (int64_t)delay_ms * 1000};
     ndelayed++;
     logmsg("window %u: drawn message for %lld held back %d ms after the paint (inject drawn-delay=%d, control)", win,
            (long long)value, delay_ms, opt.drawn_delay_ms);

@@ -23,9 +23,11 @@
 #include <xcb/render.h>
 #include <xcb/damage.h>
 
-/* ---- options (main.c) ---- */
-enum profile { PROFILE_EWMH15, PROFILE_DRAFT2011, PROFILE_DEFACTO };
+#include "clock.h"
+#include "terms.h"
+#include "xhelpers.h"
 
+/* ---- options (main.c) ---- */
 struct options {
     enum profile profile;
     int refresh_hz;
@@ -41,7 +43,6 @@ struct options {
 };
 extern struct options opt;
 
-const char *profile_name(enum profile p);
 /* the profile has an extended form (two counters, delimited updates, drawn messages) */
 static inline bool profile_extended(void) { return opt.profile != PROFILE_EWMH15; }
 
@@ -408,8 +409,6 @@ void alarm_destroy(xcb_sync_alarm_t a);
 void follow_start(struct follow *f, xcb_sync_counter_t c, int64_t value);
 void follow_stop(struct follow *f);
 void follow_rearm(struct follow *f);
-static inline int64_t i64_of(xcb_sync_int64_t v) { return (int64_t)(((uint64_t)(uint32_t)v.hi << 32) | v.lo); }
-static inline xcb_sync_int64_t i64_to(int64_t v) { xcb_sync_int64_t r = { .hi = (int32_t)(v >> 32), .lo = (uint32_t)v }; return r; }
 
 /* ---- compositing (composite.c) ---- */
 void comp_start(void);
@@ -469,7 +468,6 @@ void fences_timeout(xcb_sync_fence_t f, const struct win *w);
 
 /* ---- helpers (main.c) ---- */
 void wm_sync_events(void); /* round trip on the WM connection and handle what it brought */
-int64_t now_us(void);
 void x_flush(void);
 bool connection_ok(void);
 #endif

@@ -49,18 +49,6 @@ static const char *const atom_names[A_COUNT] = {
 
 const char *atom_name(enum atom_id a) { return atom_names[a]; }
 
-const char *profile_name(enum profile p)
-{
-    switch (p) {
-    case PROFILE_EWMH15: return "ewmh-1.5";
-    case PROFILE_DRAFT2011: return "draft-2011";
-    case PROFILE_DEFACTO: return "de-facto";
-    }
-    return "?";
-}
-
-int64_t now_us(void) { return clock_now_us(); }
-
 void note_time(xcb_timestamp_t t)
 {
     /* server time is 32-bit milliseconds and wraps; take the latest one seen */
@@ -196,12 +184,9 @@ static void parse_options(int argc, char **argv)
 #define NEXTVAL() (val ? val : (i + 1 < argc ? argv[++i] : NULL))
         if (strcmp(name, "--profile") == 0) {
             const char *p = NEXTVAL();
-            if (p && strcmp(p, "ewmh-1.5") == 0)
-                opt.profile = PROFILE_EWMH15;
-            else if (p && strcmp(p, "draft-2011") == 0)
-                opt.profile = PROFILE_DRAFT2011;
-            else if (p && strcmp(p, "de-facto") == 0)
-                opt.profile = PROFILE_DEFACTO;
+            int bit = p ? profile_parse(p) : 0;
+            if (bit)
+                opt.profile = (enum profile)bit;
             else {
                 fprintf(stderr, "fake-wm: unknown profile '%s' for --profile (ewmh-1.5, draft-2011, de-facto)\n",
                         p ? p : "");
@@ -285,7 +270,7 @@ static void dispatch_c(xcb_generic_event_t *ev)
  * events are not ordered with each other). */
 void wm_sync_events(void)
 {
-    free(xcb_get_input_focus_reply(X.c, xcb_get_input_focus(X.c), NULL));
+    xh_round_trip(X.c);
     xcb_generic_event_t *ev;
     while ((ev = xcb_poll_for_queued_event(X.c))) {
         dispatch_c(ev);
@@ -424,7 +409,7 @@ int main(int argc, char **argv)
             logmsg("X connection closed, exiting");
             return 0;
         }
-        int64_t now = now_us();
+        int64_t now = clock_now_us();
         wm_check_timers(now);
         if (opt.composite)
             comp_tick(now);

@@ -79,7 +79,7 @@ static void try_start(void)
                                                       : "the keyboard could not be grabbed");
         return;
     }
-    starting.next_try = now_us() + GRAB_RETRY_US;
+    starting.next_try = clock_now_us() + GRAB_RETRY_US;
 }
 
 static void start(enum resize_origin kind, struct win *w, uint32_t source, const struct ptr_start *p)

@@ -85,7 +85,7 @@ static void start_delimited(struct win *w, xcb_sync_counter_t c, int64_t value)
 {
     follow_start(&w->fupd, c, value);
     w->odd = (value & 1) != 0;
-    w->odd_since = now_us();
+    w->odd_since = clock_now_us();
     w->hold_expired = false;
     w->odd_from_map = w->odd;
 }
@@ -445,7 +445,7 @@ static void start_wait(struct win *w, int64_t v)
     }
     w->waiting = true;
     w->wait_value = v;
-    w->wait_deadline = now_us() + (int64_t)opt.sync_timeout_ms * 1000;
+    w->wait_deadline = clock_now_us() + (int64_t)opt.sync_timeout_ms * 1000;
     w->wait_alarm = alarm_create(w->req_counter, v, XCB_SYNC_TESTTYPE_POSITIVE_COMPARISON, 0);
 }
 
@@ -650,7 +650,7 @@ static void follow_notify(struct win *w, struct follow *f, const xcb_sync_alarm_
             counter_gone(w, f->counter);
         return;
     }
-    follow_update(w, f, i64_of(ev->counter_value));
+    follow_update(w, f, xh_sync_value(ev->counter_value));
 }
 
 bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev)
@@ -658,7 +658,7 @@ bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev)
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
         if (w->waiting && ev->alarm == w->wait_alarm) {
-            int64_t v = i64_of(ev->counter_value);
+            int64_t v = xh_sync_value(ev->counter_value);
             /* a PositiveComparison alarm fires only at >= the value: a notify below it means the
              * counter was destroyed */
             if (ev->state == XCB_SYNC_ALARMSTATE_DESTROYED || v < w->wait_value) {
