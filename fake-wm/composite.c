@@ -51,8 +51,6 @@ static struct stamp stamps[MAX_STAMPS];
 static int st_head, st_count;
 static int paints_in_flight;
 
-int comp_fd(void) { return X.pc ? xcb_get_file_descriptor(X.pc) : -1; }
-
 static void push_stamp(enum stamp_kind k, xcb_sync_fence_t f, xcb_window_t win)
 {
     if (st_count == MAX_STAMPS) {
@@ -513,16 +511,7 @@ void comp_handle_event(xcb_generic_event_t *ev)
         return;
     }
     case XCB_SELECTION_REQUEST: {
-        xcb_selection_request_event_t *e = (xcb_selection_request_event_t *)ev;
-        xcb_selection_notify_event_t n;
-        memset(&n, 0, sizeof n);
-        n.response_type = XCB_SELECTION_NOTIFY;
-        n.time = e->time;
-        n.requestor = e->requestor;
-        n.selection = e->selection;
-        n.target = e->target;
-        n.property = XCB_NONE;
-        xcb_send_event(X.pc, 0, e->requestor, XCB_EVENT_MASK_NO_EVENT, (const char *)&n);
+        selection_refuse(X.pc, (xcb_selection_request_event_t *)ev);
         return;
     }
     default:
@@ -716,7 +705,7 @@ void comp_start(void)
 
     /* our own window: _NET_WM_CM_S0 owner and paint stamps */
     stamp_win = xcb_generate_id(X.pc);
-    wm_note_own_window(stamp_win);
+    win_note_own(stamp_win);
     uint32_t vals[2] = {1, XCB_EVENT_MASK_PROPERTY_CHANGE};
     xcb_create_window(X.pc, XCB_COPY_FROM_PARENT, stamp_win, X.root, -100, -100, 1, 1, 0,
                       XCB_WINDOW_CLASS_INPUT_ONLY, XCB_COPY_FROM_PARENT, XCB_CW_OVERRIDE_REDIRECT | XCB_CW_EVENT_MASK,
@@ -737,7 +726,7 @@ void comp_start(void)
     }
     overlay = ow->overlay_win;
     free(ow);
-    wm_note_own_window(overlay);
+    win_note_own(overlay);
     /* the overlay never takes input */
     xcb_xfixes_region_t empty = xcb_generate_id(X.pc);
     xcb_xfixes_create_region(X.pc, empty, 0, NULL);
@@ -775,24 +764,7 @@ void comp_start(void)
     comp_schedule();
     paint(clock_now_us());
 
-    xcb_set_selection_owner(X.pc, stamp_win, atom(A_NET_WM_CM_S0), X.last_time);
-    xcb_get_selection_owner_reply_t *o =
-        xcb_get_selection_owner_reply(X.pc, xcb_get_selection_owner(X.pc, atom(A_NET_WM_CM_S0)), NULL);
-    if (!o || o->owner != stamp_win) {
-        logmsg("could not take _NET_WM_CM_S0");
-        exit(1);
-    }
-    free(o);
-    xcb_client_message_event_t m;
-    memset(&m, 0, sizeof m);
-    m.response_type = XCB_CLIENT_MESSAGE;
-    m.format = 32;
-    m.window = X.root;
-    m.type = atom(A_MANAGER);
-    m.data.data32[0] = X.last_time;
-    m.data.data32[1] = atom(A_NET_WM_CM_S0);
-    m.data.data32[2] = stamp_win;
-    xcb_send_event(X.pc, 0, X.root, XCB_EVENT_MASK_STRUCTURE_NOTIFY, (const char *)&m);
+    selection_take(X.pc, stamp_win, A_NET_WM_CM_S0, X.last_time);
     logmsg("owns _NET_WM_CM_S0 (window %u); compositing into overlay %u at most %d times a second", stamp_win,
            overlay, opt.refresh_hz);
 }

@@ -364,16 +364,6 @@ static void merge_queue(struct configure_req *q, const struct configure_req *r)
     q->mask |= r->mask;
 }
 
-const char *origin_name(enum resize_origin o)
-{
-    switch (o) {
-    case ORIGIN_CLIENT: return "client";
-    case ORIGIN_KEYBOARD: return "keyboard";
-    case ORIGIN_POINTER: return "pointer";
-    }
-    return "?";
-}
-
 void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t *wd, uint16_t *ht)
 {
     const struct configure_req *q = w->queued ? &w->queue : NULL;

@@ -10,149 +10,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-struct win **stack;
-int nstack;
-static int stack_cap;
-
-const char *form_name(enum form f)
-{
-    switch (f) {
-    case FORM_NONE: return "none";
-    case FORM_BASIC: return "basic";
-    case FORM_EXTENDED: return "extended";
-    }
-    return "?";
-}
-
-struct win *win_find(xcb_window_t id)
-{
-    for (int i = 0; i < nstack; i++)
-        if (stack[i]->id == id)
-            return stack[i];
-    return NULL;
-}
-
-static int stack_index(const struct win *w)
-{
-    for (int i = 0; i < nstack; i++)
-        if (stack[i] == w)
-            return i;
-    return -1;
-}
-
-static void stack_remove(struct win *w)
-{
-    int i = stack_index(w);
-    if (i < 0)
-        return;
-    memmove(&stack[i], &stack[i + 1], (size_t)(nstack - i - 1) * sizeof *stack);
-    nstack--;
-}
-
-/* insert at position pos (0 = bottom) */
-static void stack_insert(struct win *w, int pos)
-{
-    if (nstack == stack_cap) {
-        stack_cap = stack_cap ? stack_cap * 2 : 64;
-        stack = realloc(stack, (size_t)stack_cap * sizeof *stack);
-        if (!stack) {
-            logmsg("out of memory");
-            exit(1);
-        }
-    }
-    if (pos < 0 || pos > nstack)
-        pos = nstack;
-    memmove(&stack[pos + 1], &stack[pos], (size_t)(nstack - pos) * sizeof *stack);
-    stack[pos] = w;
-    nstack++;
-}
-
-/* put the list in the server's order (QueryTree lists the root's children bottom to top) */
-static void stack_resync(void)
-{
-    xcb_query_tree_reply_t *t = xcb_query_tree_reply(X.c, xcb_query_tree(X.c, X.root), NULL);
-    if (!t)
-        return;
-    xcb_window_t *kids = xcb_query_tree_children(t);
-    int n = xcb_query_tree_children_length(t);
-    int pos = 0;
-    for (int i = 0; i < n; i++) {
-        struct win *w = win_find(kids[i]);
-        if (!w)
-            continue;
-        stack_remove(w);
-        stack_insert(w, pos++);
-    }
-    free(t);
-    logv("stacking order re-read from the server");
-}
-
-/* restack w directly above sibling (XCB_NONE: at the bottom) */
-static bool stack_place_above(struct win *w, xcb_window_t sibling)
-{
-    int old = stack_index(w);
-    struct win *s = sibling != XCB_NONE ? win_find(sibling) : NULL;
-    if (sibling != XCB_NONE && !s) {
-        stack_resync(); /* a sibling we do not know: ask the server */
-        return true;
-    }
-    stack_remove(w);
-    stack_insert(w, s ? stack_index(s) + 1 : 0);
-    return old != stack_index(w);
-}
-
-static bool is_own_window(xcb_window_t id);
-
-static struct win *win_add(xcb_window_t id, int16_t x, int16_t y, uint16_t wd, uint16_t ht,
-                           uint16_t bw, bool override_redirect)
-{
-    struct win *w = calloc(1, sizeof *w);
-    if (!w) {
-        logmsg("out of memory");
-        exit(1);
-    }
-    w->id = id;
-    w->x = x;
-    w->y = y;
-    w->w = wd;
-    w->h = ht;
-    w->bw = bw;
-    w->wm_w = wd;
-    w->wm_h = ht;
-    w->wm_x = x;
-    w->wm_y = y;
-    w->override_redirect = override_redirect;
-    stack_insert(w, nstack);
-    return w;
-}
-
-static void win_free(struct win *w)
-{
-    stack_remove(w);
-    free(w);
-}
-
-/* ---- own windows ---- */
-static xcb_window_t own_windows[8];
-static int nown;
-void wm_note_own_window(xcb_window_t id)
-{
-    if (nown < (int)(sizeof own_windows / sizeof own_windows[0]))
-        own_windows[nown++] = id;
-    struct win *w = win_find(id);
-    if (w) {
-        w->own = true;
-        w->managed = false;
-    }
-}
-static bool is_own_window(xcb_window_t id)
-{
-    for (int i = 0; i < nown; i++)
-        if (own_windows[i] == id)
-            return true;
-    return false;
-}
-
 /* ---- start-up ---- */
 static xcb_timestamp_t fresh_timestamp(void)
 {
@@ -233,7 +90,7 @@ static void adopt_existing(void)
     xcb_window_t *kids = xcb_query_tree_children(t);
     int n = xcb_query_tree_children_length(t);
     for (int i = 0; i < n; i++) {
-        if (is_own_window(kids[i])) {
+        if (win_is_own(kids[i])) {
             if (!win_find(kids[i]))
                 win_add(kids[i], 0, 0, 1, 1, 0, true)->own = true;
             continue;
@@ -280,7 +137,7 @@ void wm_start(void)
     xcb_create_window(X.c, XCB_COPY_FROM_PARENT, X.check_win, X.root, -100, -100, 1, 1, 0,
                       XCB_WINDOW_CLASS_INPUT_ONLY, XCB_COPY_FROM_PARENT,
                       XCB_CW_OVERRIDE_REDIRECT | XCB_CW_EVENT_MASK, vals);
-    wm_note_own_window(X.check_win);
+    win_note_own(X.check_win);
     xcb_timestamp_t t = fresh_timestamp();
     logmsg("initial server timestamp %u", t);
 
@@ -323,69 +180,8 @@ static void become_wm(xcb_timestamp_t t)
     adopt_existing();
 
     /* ICCCM manager selection WM_S0, announced with MANAGER */
-    xcb_set_selection_owner(X.c, X.check_win, atom(A_WM_S0), t);
-    xcb_get_selection_owner_reply_t *o =
-        xcb_get_selection_owner_reply(X.c, xcb_get_selection_owner(X.c, atom(A_WM_S0)), NULL);
-    if (!o || o->owner != X.check_win) {
-        logmsg("could not take WM_S0");
-        exit(1);
-    }
-    free(o);
-    xcb_client_message_event_t m;
-    memset(&m, 0, sizeof m);
-    m.response_type = XCB_CLIENT_MESSAGE;
-    m.format = 32;
-    m.window = X.root;
-    m.type = atom(A_MANAGER);
-    m.data.data32[0] = t;
-    m.data.data32[1] = atom(A_WM_S0);
-    m.data.data32[2] = X.check_win;
-    xcb_send_event(X.c, 0, X.root, XCB_EVENT_MASK_STRUCTURE_NOTIFY, (const char *)&m);
+    selection_take(X.c, X.check_win, A_WM_S0, t);
     logmsg("owns WM_S0 (window %u), check window %u", X.check_win, X.check_win);
-}
-
-/* ---- configure ---- */
-static void configure_window_raw(xcb_window_t id, const struct configure_req *r)
-{
-    uint32_t v[7];
-    int n = 0;
-    uint16_t mask = r->mask & (XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y | XCB_CONFIG_WINDOW_WIDTH |
-                               XCB_CONFIG_WINDOW_HEIGHT | XCB_CONFIG_WINDOW_BORDER_WIDTH |
-                               XCB_CONFIG_WINDOW_SIBLING | XCB_CONFIG_WINDOW_STACK_MODE);
-    if (mask & XCB_CONFIG_WINDOW_X) v[n++] = (uint32_t)(int32_t)r->x;
-    if (mask & XCB_CONFIG_WINDOW_Y) v[n++] = (uint32_t)(int32_t)r->y;
-    if (mask & XCB_CONFIG_WINDOW_WIDTH) v[n++] = r->width;
-    if (mask & XCB_CONFIG_WINDOW_HEIGHT) v[n++] = r->height;
-    if (mask & XCB_CONFIG_WINDOW_BORDER_WIDTH) v[n++] = r->border_width;
-    if (mask & XCB_CONFIG_WINDOW_SIBLING) v[n++] = r->sibling;
-    if (mask & XCB_CONFIG_WINDOW_STACK_MODE) v[n++] = r->stack_mode;
-    if (mask)
-        xcb_configure_window(X.c, id, mask, v);
-}
-
-/* what fake-wm gave the window (the ConfigureNotify comes later) */
-static void note_given_geometry(struct win *w, const struct configure_req *r)
-{
-    if (r->mask & XCB_CONFIG_WINDOW_X)
-        w->wm_x = r->x;
-    if (r->mask & XCB_CONFIG_WINDOW_Y)
-        w->wm_y = r->y;
-    if (r->mask & XCB_CONFIG_WINDOW_WIDTH)
-        w->wm_w = r->width;
-    if (r->mask & XCB_CONFIG_WINDOW_HEIGHT)
-        w->wm_h = r->height;
-}
-
-void wm_apply_configure(struct win *w, const struct configure_req *r)
-{
-    configure_window_raw(w->id, r);
-    note_given_geometry(w, r);
-}
-
-static void set_wm_state(xcb_window_t id, uint32_t state)
-{
-    uint32_t v[2] = {state, XCB_NONE};
-    xcb_change_property(X.c, XCB_PROP_MODE_REPLACE, id, atom(A_WM_STATE), atom(A_WM_STATE), 32, 2, v);
 }
 
 static void unmanage(struct win *w, const char *why)
@@ -470,17 +266,11 @@ static void handle_map_request(xcb_map_request_event_t *e)
         sync_manage(w);
         if (opt.composite)
             fences_read(w);
-        set_wm_state(w->id, 1 /* NormalState */);
+        wm_set_state(w->id, 1 /* NormalState */);
         if (VARIANT(SYNC_AT_MAP) && sync_request_at_map(w))
             return; /* mapped when the counter reaches the request (sync_wait_done) */
     }
     wm_map(w);
-}
-
-void wm_map(struct win *w)
-{
-    xcb_map_window(X.c, w->id);
-    logv("window %u: mapped", w->id);
 }
 
 static void handle_configure_request(xcb_configure_request_event_t *e)
@@ -498,9 +288,9 @@ static void handle_configure_request(xcb_configure_request_event_t *e)
     struct win *w = win_find(e->window);
     if (!w || !w->managed) {
         /* not managed (not mapped yet): honoured as it is */
-        configure_window_raw(e->window, &r);
+        wm_configure_raw(e->window, &r);
         if (w)
-            note_given_geometry(w, &r);
+            wm_note_given_geometry(w, &r);
         logv("window %u: ConfigureRequest of an unmanaged window applied", e->window);
         return;
     }
@@ -542,7 +332,7 @@ void wm_handle_event(xcb_generic_event_t *ev)
         if (e->parent != X.root || win_find(e->window))
             return;
         struct win *w = win_add(e->window, e->x, e->y, e->width, e->height, e->border_width, e->override_redirect);
-        w->own = is_own_window(e->window);
+        w->own = win_is_own(e->window);
         if (opt.composite && !w->own)
             comp_window_created(w);
         return;
@@ -565,7 +355,7 @@ void wm_handle_event(xcb_generic_event_t *ev)
         xcb_reparent_notify_event_t *e = (xcb_reparent_notify_event_t *)ev;
         struct win *w = win_find(e->window);
         if (e->parent == X.root) {
-            if (!w && !is_own_window(e->window)) {
+            if (!w && !win_is_own(e->window)) {
                 xcb_get_geometry_reply_t *g =
                     xcb_get_geometry_reply(X.c, xcb_get_geometry(X.c, e->window), NULL);
                 if (g) {
@@ -618,7 +408,7 @@ void wm_handle_event(xcb_generic_event_t *ev)
         /* no reparenting: an unmap of a managed window is a withdrawal (ICCCM 4.1.4) */
         if (w->managed) {
             if (is_wm())
-                set_wm_state(w->id, 0 /* WithdrawnState */);
+                wm_set_state(w->id, 0 /* WithdrawnState */);
             unmanage(w, "unmapped");
         }
         return;
@@ -641,8 +431,7 @@ void wm_handle_event(xcb_generic_event_t *ev)
         struct win *w = win_find(e->window);
         if (!w)
             return;
-        stack_remove(w);
-        stack_insert(w, e->place == XCB_PLACE_ON_TOP ? nstack : 0);
+        stack_to_end(w, e->place == XCB_PLACE_ON_TOP);
         if (opt.composite)
             comp_window_configured(w, false, true);
         return;
@@ -665,15 +454,7 @@ void wm_handle_event(xcb_generic_event_t *ev)
     case XCB_SELECTION_REQUEST: {
         xcb_selection_request_event_t *e = (xcb_selection_request_event_t *)ev;
         note_time(e->time);
-        xcb_selection_notify_event_t n;
-        memset(&n, 0, sizeof n);
-        n.response_type = XCB_SELECTION_NOTIFY;
-        n.time = e->time;
-        n.requestor = e->requestor;
-        n.selection = e->selection;
-        n.target = e->target;
-        n.property = XCB_NONE; /* refused: no conversions offered */
-        xcb_send_event(X.c, 0, e->requestor, XCB_EVENT_MASK_NO_EVENT, (const char *)&n);
+        selection_refuse(X.c, e);
         return;
     }
     case XCB_CLIENT_MESSAGE: {
