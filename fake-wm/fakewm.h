@@ -24,6 +24,7 @@
 #include <xcb/damage.h>
 
 #include "clock.h"
+#include "comp.h"
 #include "counters.h"
 #include "faults.h"
 #include "features.h"
@@ -31,6 +32,7 @@
 #include "log.h"
 #include "selection.h"
 #include "state.h"
+#include "sync.h"
 #include "variants.h"
 #include "win.h"
 #include "winops.h"
@@ -79,40 +81,6 @@ void ptr_resize_button_release(const xcb_button_release_event_t *e);
 bool ptr_resize_motion_pending(void);
 void ptr_resize_flush_motion(void);                     /* apply the latest motion seen */
 void ptr_resize_window_gone(struct win *w);
-
-/* ---- sync request protocol (syncreq.c) ---- */
-void sync_manage(struct win *w);                 /* read properties, choose form, set counter */
-void sync_unmanage(struct win *w);               /* free alarms */
-void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o);
-/* a sync request, then the configure, also when the size does not change (control.c's move) */
-void sync_forced_configure(struct win *w, const struct configure_req *r);
-/* the geometry w is going to have: what is queued behind an unanswered request counts */
-void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t *wd, uint16_t *ht);
-void sync_wait_done(struct win *w, const char *why);
-void sync_interactive_started(struct win *w);     /* a keyboard or pointer resize of w begins */
-bool sync_request_at_map(struct win *w);         /* sync-at-map: true when the map waits */
-bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev);
-void sync_check_timers(int64_t now);
-int64_t sync_next_deadline(void);
-
-/* ---- compositing (composite.c) ---- */
-void comp_start(void);
-void comp_handle_event(xcb_generic_event_t *ev);
-void comp_window_created(struct win *w);  /* a new toplevel: its DAMAGE object, before any map */
-void comp_window_mapped(struct win *w);
-void comp_window_unmapped(struct win *w);
-void comp_window_configured(struct win *w, bool resized, bool moved_or_restacked);
-void comp_window_destroyed(struct win *w);
-void comp_counter_changed(struct win *w, int64_t old, int64_t value); /* update counter */
-void comp_counter_gone(struct win *w);
-void comp_schedule(void);            /* something changed: repaint at the next refresh */
-void comp_tick(int64_t now);         /* paint if due */
-int64_t comp_next_deadline(void);
-
-/* the snapshot of w's live contents into a new frame (the caller took care of fences) */
-bool comp_snapshot(struct win *w, struct frame *f);
-void comp_free_frame(struct frame *f);
-void comp_show_frame(struct win *w, struct frame *f); /* f becomes the saved copy (w owns it) */
 
 /* ---- staged frames (stage.c): paint-delay and compress-every ---- */
 bool stage_update(struct win *w, int64_t value, int64_t now); /* true: staged, shown later */
