@@ -9,7 +9,9 @@
 
 #include "win.h"
 
-void comp_start(void);
+/* wm_catch_up: handles every event of the WM connection the server sent before now (wmevents.h);
+ * called before each paint */
+void comp_start(void (*wm_catch_up)(void));
 void comp_handle_event(xcb_generic_event_t *ev);
 void comp_window_created(struct win *w);  /* a new toplevel: its DAMAGE object, before any map */
 void comp_window_mapped(struct win *w);

@@ -31,6 +31,9 @@ static uint8_t damage_event_base;
 /* how long a newly mapped window that has not drawn yet stays unshown */
 #define FIRST_SHOW_GRACE_US 100000
 
+/* the main loop's: handle every event of the WM connection the server sent before now */
+static void (*catch_up)(void);
+
 static bool paint_needed;
 static int64_t last_paint = -1000000000;
 static int64_t interval_us;
@@ -539,7 +542,7 @@ static void draw_window(const struct win *w, uint16_t alpha)
 static void paint(int64_t now)
 {
     /* learn every counter change the server processed before now */
-    wm_sync_events();
+    catch_up();
 
     bool any_held = false;
     for (int i = 0; i < nstack; i++)
@@ -684,8 +687,9 @@ static void need_ext(xcb_extension_t *ext, const char *name)
     }
 }
 
-void comp_start(void)
+void comp_start(void (*wm_catch_up)(void))
 {
+    catch_up = wm_catch_up;
     interval_us = 1000000 / opt.refresh_hz;
     X.pc = xcb_connect(NULL, NULL);
     if (xcb_connection_has_error(X.pc)) {

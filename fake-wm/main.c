@@ -14,35 +14,11 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-/* ---- events ---- */
-static void dispatch_c(xcb_generic_event_t *ev)
-{
-    if (ev->response_type == 0) {
-        log_x_error("wm", (xcb_generic_error_t *)ev);
-        return;
-    }
-    wm_handle_event(ev);
-}
-
-/* Everything the server sent the WM connection before now: a round trip, then the queue.
- * The compositor calls this before it paints, so that a counter change the server processed
- * before a client's drawing is known before that drawing is shown (the two connections'
- * events are not ordered with each other). */
-void wm_sync_events(void)
-{
-    xh_round_trip(X.c);
-    xcb_generic_event_t *ev;
-    while ((ev = xcb_poll_for_queued_event(X.c))) {
-        dispatch_c(ev);
-        free(ev);
-    }
-}
-
 static void drain(void)
 {
     xcb_generic_event_t *ev;
     while ((ev = xcb_poll_for_event(X.c))) {
-        dispatch_c(ev);
+        wm_dispatch(ev);
         free(ev);
     }
     if (X.pc) {
@@ -62,7 +38,7 @@ static int drain_queued(void)
     int n = 0;
     xcb_generic_event_t *ev;
     while ((ev = xcb_poll_for_queued_event(X.c))) {
-        dispatch_c(ev);
+        wm_dispatch(ev);
         free(ev);
         n++;
     }
@@ -86,6 +62,23 @@ static int64_t min64(int64_t a, int64_t b)
     if (b < 0)
         return a;
     return a < b ? a : b;
+}
+
+/* the timers of every part: sync request timeouts, grab retries and motion, then the compositor's */
+static void check_timers(int64_t now)
+{
+    sync_check_timers(now);
+    moveresize_check_timers(now);
+    if (opt.composite)
+        comp_tick(now);
+}
+
+static int64_t next_deadline(void)
+{
+    int64_t deadline = min64(sync_next_deadline(), moveresize_next_deadline());
+    if (opt.composite)
+        deadline = min64(deadline, comp_next_deadline());
+    return deadline;
 }
 
 static void arm_timer(int tfd, int64_t deadline)
@@ -139,7 +132,7 @@ int main(int argc, char **argv)
 
     wm_start();
     if (opt.composite)
-        comp_start();
+        comp_start(wm_catch_up);
     x_flush();
     if (is_wm())
         logmsg("ready: WM_S0%s owned", opt.composite ? " and _NET_WM_CM_S0" : "");
@@ -161,9 +154,7 @@ int main(int argc, char **argv)
             return 0;
         }
         int64_t now = clock_now_us();
-        wm_check_timers(now);
-        if (opt.composite)
-            comp_tick(now);
+        check_timers(now);
         x_flush();
         drain(); /* timers may have queued replies/events */
         if (!connection_ok()) {
@@ -178,10 +169,7 @@ int main(int argc, char **argv)
         if (drain_queued())
             continue;
 
-        int64_t deadline = wm_next_deadline();
-        if (opt.composite)
-            deadline = min64(deadline, comp_next_deadline());
-        arm_timer(tfd, deadline);
+        arm_timer(tfd, next_deadline());
 
         struct pollfd pfd[4];
         int n = 0;

@@ -1,0 +1,14 @@
+/* The control channel (control.c): the resizes, moves and drawn-message modes a test asks fake-wm
+ * for with a _FRAMESYNC_WM_CONTROL client message to the root (README.md, "The control channel"). */
+#ifndef FAKEWM_CONTROL_H
+#define FAKEWM_CONTROL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <xcb/xcb.h>
+
+bool control_client_message(const xcb_client_message_event_t *e); /* false: not a control message */
+/* drawn.c asks before each drawn message: -1 withheld, else the delay in ms it adds (0: none) */
+int control_drawn_delay_ms(xcb_window_t win, int64_t value);
+
+#endif
