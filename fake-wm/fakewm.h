@@ -25,6 +25,8 @@
 
 #include "clock.h"
 #include "comp.h"
+#include "compsched.h"
+#include "pictures.h"
 #include "control.h"
 #include "drawn.h"
 #include "fade.h"
