@@ -4,11 +4,8 @@
 #define FAKEWM_CONTROL_H
 
 #include <stdbool.h>
-#include <stdint.h>
 #include <xcb/xcb.h>
 
 bool control_client_message(const xcb_client_message_event_t *e); /* false: not a control message */
-/* drawn.c asks before each drawn message: -1 withheld, else the delay in ms it adds (0: none) */
-int control_drawn_delay_ms(xcb_window_t win, int64_t value);
 
 #endif

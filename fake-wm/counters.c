@@ -1,5 +1,9 @@
 /* XSync counters and alarms on the window manager connection. */
-#include "fakewm.h"
+#include "counters.h"
+
+#include "state.h"
+
+#include "xhelpers.h"
 
 #include <stdlib.h>
 

@@ -19,6 +19,9 @@ void drawn_paint_done(xcb_timestamp_t server_time);
 void drawn_tick(int64_t now);                   /* drawn-delay: send the messages that are due */
 int64_t drawn_next_deadline(void);
 void drawn_forget(struct win *w);
-void drawn_release_delayed(void);               /* the control channel: the delayed ones go now */
+void drawn_release_delayed(void);               /* the delayed ones go now */
+/* the control channel (control.c): drawn messages as usual, never, or delayed by delay_ms more */
+enum drawn_control { DRAWN_AS_USUAL, DRAWN_WITHHELD, DRAWN_DELAYED };
+void drawn_set_control(enum drawn_control mode, int delay_ms);
 
 #endif

@@ -1,7 +1,21 @@
-/* fake-wm: options, X connections, and the single-threaded poll() loop over the X fds, a
- * timerfd (refresh interval, sync timeouts) and a signalfd (SIGTERM/SIGINT -> exit 0). */
-#include "fakewm.h"
+/* fake-wm: the top.  It reads the options, connects, starts the WM and the compositor, and runs
+ * the single-threaded poll() loop over the X fds, a timerfd (the parts' next deadline: refresh
+ * interval, sync timeouts, ...) and a signalfd (SIGTERM/SIGINT -> exit 0).  It calls the parts;
+ * none of them calls it (the compositor's catch-up before a paint is handed to it: comp_start). */
+#include "comp.h"
+#include "faults.h"
+#include "features.h"
+#include "injections.h"
+#include "log.h"
+#include "moveresize.h"
 #include "options.h"
+#include "state.h"
+#include "sync.h"
+#include "variants.h"
+#include "wmevents.h"
+#include "wmstart.h"
+
+#include "clock.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -96,10 +110,10 @@ static void arm_timer(int tfd, int64_t deadline)
     timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
-int main(int argc, char **argv)
+/* SIGTERM and SIGINT through a signalfd (exit 0), SIGPIPE ignored, SIGTERM when the parent dies;
+ * returns the signalfd (-1 when it could not be made) */
+static int take_signals(void)
 {
-    options_parse(argc, argv);
-    log_set_verbose(opt.verbose);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     signal(SIGPIPE, SIG_IGN);
     sigset_t mask;
@@ -107,7 +121,107 @@ int main(int argc, char **argv)
     sigaddset(&mask, SIGTERM);
     sigaddset(&mask, SIGINT);
     sigprocmask(SIG_BLOCK, &mask, NULL);
-    int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    return signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+static void log_starting(void)
+{
+    char faults[1024], variants[1024], injected[256];
+    faults_describe(faults, sizeof faults);
+    variants_describe(variants, sizeof variants);
+    injections_describe(injected, sizeof injected);
+    logmsg("starting: profile=%s refresh-hz=%d sync-timeout-ms=%d hold-timeout-ms=%d compress=%d composite=%d "
+           "variants=%s faults=%s injections=%s",
+           profile_name(opt.profile), opt.refresh_hz, opt.sync_timeout_ms, opt.hold_timeout_ms, opt.compress,
+           opt.composite, variants, faults, injected);
+}
+
+/* the WM, then the compositor: ready once both own their selections */
+static void start(void)
+{
+    wm_start();
+    if (opt.composite)
+        comp_start(wm_catch_up);
+    x_flush();
+    if (is_wm())
+        logmsg("ready: WM_S0%s owned", opt.composite ? " and _NET_WM_CM_S0" : "");
+    else
+        logmsg("ready: _NET_WM_CM_S0 owned (no window manager: variant cm-only)");
+}
+
+#define GO_ON (-1)
+
+/* everything there is to do now: a signal, the events, the timers.  Returns GO_ON or the exit
+ * status; *more: events were read into xcb's queues meanwhile (handled: look again before sleeping) */
+static int work(int sfd, bool *more)
+{
+    /* the signalfd is non-blocking: checked on every turn, so a flood of events cannot delay
+     * the exit */
+    struct signalfd_siginfo si;
+    if (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+        logmsg("got signal %u, exiting", si.ssi_signo);
+        x_flush();
+        return 0;
+    }
+    drain();
+    if (!connection_ok()) {
+        logmsg("X connection closed, exiting");
+        return 0;
+    }
+    int64_t now = clock_now_us();
+    check_timers(now);
+    x_flush();
+    drain(); /* timers may have queued replies/events */
+    if (!connection_ok()) {
+        logmsg("X connection closed, exiting");
+        return 0;
+    }
+
+    /* whatever the handlers queued (drawn messages after a paint stamp, replies to events)
+     * goes out before we sleep; xcb may read events into its queue while it writes (and
+     * while it waits for replies), and poll() would not see those: handle them first */
+    x_flush();
+    *more = drain_queued() != 0;
+    return GO_ON;
+}
+
+/* poll() until an X connection, the timer (the parts' next deadline) or a signal wakes it up;
+ * returns GO_ON or the exit status */
+static int sleep_until_woken(int sfd, int tfd)
+{
+    arm_timer(tfd, next_deadline());
+
+    struct pollfd pfd[4];
+    int n = 0;
+    pfd[n++] = (struct pollfd){.fd = xcb_get_file_descriptor(X.c), .events = POLLIN};
+    pfd[n++] = (struct pollfd){.fd = tfd, .events = POLLIN};
+    pfd[n++] = (struct pollfd){.fd = sfd, .events = POLLIN};
+    if (X.pc)
+        pfd[n++] = (struct pollfd){.fd = xcb_get_file_descriptor(X.pc), .events = POLLIN};
+    int r = poll(pfd, (nfds_t)n, -1);
+    if (r < 0 && errno != EINTR) {
+        perror("fake-wm: poll");
+        return 1;
+    }
+    if (pfd[1].revents & POLLIN) {
+        uint64_t exp;
+        if (read(tfd, &exp, sizeof exp) < 0) {
+            /* spurious wake-up: nothing to do */
+        }
+    }
+    if ((pfd[0].revents & (POLLHUP | POLLERR)) || (X.pc && (pfd[3].revents & (POLLHUP | POLLERR)))) {
+        drain();
+        logmsg("X connection closed, exiting");
+        return 0;
+    }
+    return GO_ON;
+}
+
+int main(int argc, char **argv)
+{
+    options_parse(argc, argv);
+    log_set_verbose(opt.verbose);
+    int sfd = take_signals();
     if (getppid() == 1) {
         /* parent already gone before prctl took effect */
         return 0;
@@ -117,82 +231,16 @@ int main(int argc, char **argv)
         perror("fake-wm: signalfd/timerfd");
         return 1;
     }
-
     if (!xstate_connect())
         return 1;
-
-    char faults[1024], variants[1024], injected[256];
-    faults_describe(faults, sizeof faults);
-    variants_describe(variants, sizeof variants);
-    injections_describe(injected, sizeof injected);
-    logmsg("starting: profile=%s refresh-hz=%d sync-timeout-ms=%d hold-timeout-ms=%d compress=%d composite=%d "
-           "variants=%s faults=%s injections=%s",
-           profile_name(opt.profile), opt.refresh_hz, opt.sync_timeout_ms, opt.hold_timeout_ms, opt.compress,
-           opt.composite, variants, faults, injected);
-
-    wm_start();
-    if (opt.composite)
-        comp_start(wm_catch_up);
-    x_flush();
-    if (is_wm())
-        logmsg("ready: WM_S0%s owned", opt.composite ? " and _NET_WM_CM_S0" : "");
-    else
-        logmsg("ready: _NET_WM_CM_S0 owned (no window manager: variant cm-only)");
-
+    log_starting();
+    start();
     for (;;) {
-        /* the signalfd is non-blocking: checked on every turn, so a flood of events cannot delay
-         * the exit */
-        struct signalfd_siginfo si;
-        if (read(sfd, &si, sizeof si) == (ssize_t)sizeof si) {
-            logmsg("got signal %u, exiting", si.ssi_signo);
-            x_flush();
-            return 0;
-        }
-        drain();
-        if (!connection_ok()) {
-            logmsg("X connection closed, exiting");
-            return 0;
-        }
-        int64_t now = clock_now_us();
-        check_timers(now);
-        x_flush();
-        drain(); /* timers may have queued replies/events */
-        if (!connection_ok()) {
-            logmsg("X connection closed, exiting");
-            return 0;
-        }
-
-        /* whatever the handlers queued (drawn messages after a paint stamp, replies to events)
-         * goes out before we sleep; xcb may read events into its queue while it writes (and
-         * while it waits for replies), and poll() would not see those: handle them first */
-        x_flush();
-        if (drain_queued())
-            continue;
-
-        arm_timer(tfd, next_deadline());
-
-        struct pollfd pfd[4];
-        int n = 0;
-        pfd[n++] = (struct pollfd){.fd = xcb_get_file_descriptor(X.c), .events = POLLIN};
-        pfd[n++] = (struct pollfd){.fd = tfd, .events = POLLIN};
-        pfd[n++] = (struct pollfd){.fd = sfd, .events = POLLIN};
-        if (X.pc)
-            pfd[n++] = (struct pollfd){.fd = xcb_get_file_descriptor(X.pc), .events = POLLIN};
-        int r = poll(pfd, (nfds_t)n, -1);
-        if (r < 0 && errno != EINTR) {
-            perror("fake-wm: poll");
-            return 1;
-        }
-        if (pfd[1].revents & POLLIN) {
-            uint64_t exp;
-            if (read(tfd, &exp, sizeof exp) < 0) {
-                /* spurious wake-up: nothing to do */
-            }
-        }
-        if ((pfd[0].revents & (POLLHUP | POLLERR)) || (X.pc && (pfd[3].revents & (POLLHUP | POLLERR)))) {
-            drain();
-            logmsg("X connection closed, exiting");
-            return 0;
-        }
+        bool more = false;
+        int status = work(sfd, &more);
+        if (status == GO_ON && !more)
+            status = sleep_until_woken(sfd, tfd);
+        if (status != GO_ON)
+            return status;
     }
 }

@@ -13,6 +13,5 @@ void moveresize_client_message(const xcb_client_message_event_t *e);
 void moveresize_window_gone(struct win *w);             /* unmanaged: end or forget its resize */
 void moveresize_check_timers(int64_t now);              /* grab retries, compressed motion */
 int64_t moveresize_next_deadline(void);
-void interactive_configure(struct win *w, enum resize_origin o, const struct configure_req *r);
 
 #endif

@@ -6,7 +6,7 @@
  *
  * Adding a variant: a V_ id in fakewm.h, a row here (and a conflict row if it contradicts another
  * one), and its behaviour where that behaviour lives, tested with VARIANT(NAME). */
-#include "fakewm.h"
+#include "variants.h"
 
 #include <stdio.h>
 #include <stdlib.h>
