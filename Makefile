@@ -18,12 +18,12 @@ X_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 COMMON_SRC   := $(wildcard common/*.c)
-# what every program links (fake-wm still has its own profile names: see common/terms.h)
+# what every program links (the X helpers; common/terms.c is added where the vocabulary is used)
 COMMON_X     := common/xhelpers.c
 HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(COMMON_SRC)
 HARNESS_OBJ  := $(HARNESS_SRC:.c=.o)
 SCRIPTED_SRC := $(wildcard scripted-client/*.c) $(COMMON_X)
-WM_SRC       := $(wildcard fake-wm/*.c) $(COMMON_X)
+WM_SRC       := $(wildcard fake-wm/*.c) $(COMMON_X) common/terms.c
 OBSERVER_SRC := $(wildcard app-observer/*.c) $(COMMON_X)
 MODEL_APP_SRC := $(wildcard model-app/*.c) $(COMMON_X)
 UNIT_SRC     := $(wildcard harness/tests/test_*.c)

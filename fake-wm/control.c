@@ -12,14 +12,17 @@
  *                    l[2] milliseconds
  * An X message, not a pipe: any client of the run's server (the harness's observer) can send it
  * without knowing how fake-wm was started, and a real compositor simply ignores it. */
-#include "fakewm.h"
+#include "control.h"
+
+#include "drawn.h"
+#include "log.h"
+#include "state.h"
+#include "sync.h"
+#include "win.h"
 
 #include <string.h>
 
 enum { CONTROL_RESIZE = 1, CONTROL_MOVE = 2, CONTROL_DRAWN = 3 };
-
-static int drawn_mode;      /* 0 as usual, 1 withheld, 2 delayed (by drawn.c's queue) */
-static int drawn_delay_ms;
 
 static void control_resize(struct win *w, uint32_t wd, uint32_t ht)
 {
@@ -58,12 +61,10 @@ bool control_client_message(const xcb_client_message_event_t *e)
         return false;
     const uint32_t *l = e->data.data32;
     if (l[0] == CONTROL_DRAWN) {
-        drawn_mode = l[1] <= 2 ? (int)l[1] : 0;
-        drawn_delay_ms = (int)l[2];
-        logmsg("control: drawn messages %s", drawn_mode == 0 ? "sent as usual"
-                                             : drawn_mode == 1 ? "withheld (never sent)" : "delayed");
-        if (drawn_mode == 0)
-            drawn_release_delayed(); /* the delayed ones go now */
+        enum drawn_control mode = l[1] <= 2 ? (enum drawn_control)l[1] : DRAWN_AS_USUAL;
+        logmsg("control: drawn messages %s", mode == DRAWN_AS_USUAL ? "sent as usual"
+                                             : mode == DRAWN_WITHHELD ? "withheld (never sent)" : "delayed");
+        drawn_set_control(mode, (int)l[2]); /* as usual: the delayed ones go now */
         return true;
     }
     struct win *w = win_find(l[1]);
@@ -78,16 +79,4 @@ bool control_client_message(const xcb_client_message_event_t *e)
     else
         logmsg("control: unknown command %u ignored", l[0]);
     return true;
-}
-
-/* drawn.c asks before each drawn message: -1 withheld, else the delay in ms it adds (0: none) */
-int control_drawn_delay_ms(xcb_window_t win, int64_t value)
-{
-    if (drawn_mode == 0)
-        return 0;
-    if (drawn_mode == 1) {
-        logmsg("window %u: drawn message for %lld withheld (control)", win, (long long)value);
-        return -1;
-    }
-    return drawn_delay_ms;
 }

@@ -1,5 +1,9 @@
 /* XSync counters and alarms on the window manager connection. */
-#include "fakewm.h"
+#include "counters.h"
+
+#include "state.h"
+
+#include "xhelpers.h"
 
 #include <stdlib.h>
 
@@ -14,14 +18,14 @@ bool counter_query(xcb_sync_counter_t c, int64_t *value)
         free(err);
         return false;
     }
-    *value = i64_of(r->counter_value);
+    *value = xh_sync_value(r->counter_value);
     free(r);
     return true;
 }
 
 void counter_set(xcb_sync_counter_t c, int64_t value)
 {
-    xcb_sync_set_counter(X.c, c, i64_to(value));
+    xcb_sync_set_counter(X.c, c, xh_sync_int64(value));
 }
 
 xcb_sync_alarm_t alarm_create(xcb_sync_counter_t c, int64_t value, uint32_t test, int64_t delta)
@@ -30,9 +34,9 @@ xcb_sync_alarm_t alarm_create(xcb_sync_counter_t c, int64_t value, uint32_t test
     xcb_sync_create_alarm_value_list_t v = {
         .counter = c,
         .valueType = XCB_SYNC_VALUETYPE_ABSOLUTE,
-        .value = i64_to(value),
+        .value = xh_sync_int64(value),
         .testType = test,
-        .delta = i64_to(delta),
+        .delta = xh_sync_int64(delta),
         .events = 1,
     };
     xcb_sync_create_alarm_aux(X.c, a,
@@ -46,7 +50,7 @@ void alarm_change(xcb_sync_alarm_t a, int64_t value)
 {
     xcb_sync_change_alarm_value_list_t v = {
         .valueType = XCB_SYNC_VALUETYPE_ABSOLUTE,
-        .value = i64_to(value),
+        .value = xh_sync_int64(value),
     };
     xcb_sync_change_alarm_aux(X.c, a, XCB_SYNC_CA_VALUE_TYPE | XCB_SYNC_CA_VALUE, &v);
 }

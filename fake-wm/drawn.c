@@ -2,7 +2,14 @@
  * _NET_WM_FRAME_TIMINGS (de-facto), sent by the compositor after the server has processed the
  * paint that first shows a completed update, and once after the first paint of a newly mapped
  * extended-form window.  Only windows using the extended form get them. */
-#include "fakewm.h"
+#include "drawn.h"
+
+#include "faults.h"
+#include "features.h"
+#include "log.h"
+#include "state.h"
+
+#include "clock.h"
 
 #include <string.h>
 
@@ -144,7 +151,7 @@ static void delay_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_
     }
     delayed[(delayed_head + ndelayed) % MAX_SHOWN] =
         (struct delayed){.win = win, .value = value, .server_time = server_time,
-                         .due = now_us() + (int64_t)delay_ms * 1000};
+                         .due = clock_now_us() + (int64_t)delay_ms * 1000};
     ndelayed++;
     logmsg("window %u: drawn message for %lld held back %d ms after the paint (inject drawn-delay=%d, control)", win,
            (long long)value, delay_ms, opt.drawn_delay_ms);
@@ -172,13 +179,37 @@ int64_t drawn_next_deadline(void)
     return ndelayed > 0 ? delayed[delayed_head].due : -1;
 }
 
+/* the control channel's mode (control.c, client cases) */
+static enum drawn_control control_mode;
+static int control_ms;
+
+void drawn_set_control(enum drawn_control mode, int delay_ms)
+{
+    control_mode = mode;
+    control_ms = delay_ms;
+    if (mode == DRAWN_AS_USUAL)
+        drawn_release_delayed(); /* the delayed ones go now */
+}
+
+/* before each drawn message: -1 withheld, else the delay in ms the control channel adds (0: none) */
+static int control_delay_ms(xcb_window_t win, int64_t value)
+{
+    if (control_mode == DRAWN_AS_USUAL)
+        return 0;
+    if (control_mode == DRAWN_WITHHELD) {
+        logmsg("window %u: drawn message for %lld withheld (control)", win, (long long)value);
+        return -1;
+    }
+    return control_ms;
+}
+
 void drawn_paint_done(xcb_timestamp_t server_time)
 {
     for (int i = 0; i < nshown; i++) {
         struct win *w = win_find(shown[i].win);
         if (!w || w->destroyed)
             continue;
-        int delay_ms = control_drawn_delay_ms(shown[i].win, shown[i].value);
+        int delay_ms = control_delay_ms(shown[i].win, shown[i].value);
         if (delay_ms < 0)
             continue; /* withheld by the control channel (client cases) */
         delay_ms += opt.drawn_delay_ms;

@@ -6,7 +6,11 @@
  * extended counter going even) ends the fade: updates are shown at full opacity.
  *
  * The window is painted with XRender Over through a solid alpha mask. */
-#include "fakewm.h"
+#include "fade.h"
+
+#include "log.h"
+#include "state.h"
+#include "variants.h"
 
 #define FADE_US 250000
 

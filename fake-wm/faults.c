@@ -1,6 +1,6 @@
 /* The fault table: one row per `--inject FAULT`, shared by --list-faults and the code
  * (which tests FAULT(NAME)).  Each fault breaks exactly one clause of cases/clauses.txt. */
-#include "fakewm.h"
+#include "faults.h"
 
 #include <stdio.h>
 #include <string.h>

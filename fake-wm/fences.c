@@ -3,7 +3,12 @@
  * AwaitFence on its own connection (the X-level equivalent of glWaitSync: only the compositor's
  * request stream waits), then resets it.  For contents not covered by a client fence (damage
  * outside updates, or a window without fences) it triggers and awaits a fence of its own. */
-#include "fakewm.h"
+#include "fences.h"
+
+#include "faults.h"
+#include "features.h"
+#include "log.h"
+#include "state.h"
 #include "propdecode.h"
 
 #include <stdlib.h>

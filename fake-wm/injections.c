@@ -4,7 +4,9 @@
  *   paint-delay=MS     the repaint that shows a completed update comes MS ms after the update ended
  *   drawn-delay=MS     each drawn message (and its timings) goes out MS ms after its repaint
  *   compress-every=K   every K-th completed update of a window is not painted on its own */
-#include "fakewm.h"
+#include "injections.h"
+
+#include "state.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,7 +5,11 @@
  * is a ConfigureRequest made by the WM itself and goes through sync_configure_request, exactly
  * like a client's own resize: the same request values, the same wait and queueing, the same
  * faults.  At most one keyboard resize at a time (one keyboard). */
-#include "fakewm.h"
+#include "keyresize.h"
+
+#include "log.h"
+#include "state.h"
+#include "sync.h"
 
 #include <stdlib.h>
 
@@ -131,7 +135,7 @@ static void request_size(struct win *w, uint16_t wd, uint16_t ht)
         .width = wd,
         .height = ht,
     };
-    interactive_configure(w, ORIGIN_KEYBOARD, &r);
+    sync_configure_request(w, &r, ORIGIN_KEYBOARD);
 }
 
 void kbd_resize_key_press(const xcb_key_press_event_t *e)

@@ -1,15 +1,20 @@
 /* Logging: one line per decision on stderr, prefixed "fake-wm: ". */
-#include "fakewm.h"
+#include "log.h"
+
 #include "clock.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 
+static bool verbose;
+
+void log_set_verbose(bool on) { verbose = on; }
+
 static void vlog(const char *fmt, va_list ap)
 {
     char buf[1024];
     vsnprintf(buf, sizeof buf, fmt, ap);
-    if (opt.verbose)
+    if (verbose)
         fprintf(stderr, "fake-wm: [%lld] %s\n", (long long)clock_now_us(), buf);
     else
         fprintf(stderr, "fake-wm: %s\n", buf);
@@ -25,7 +30,7 @@ void logmsg(const char *fmt, ...)
 
 void logv(const char *fmt, ...)
 {
-    if (!opt.verbose)
+    if (!verbose)
         return;
     va_list ap;
     va_start(ap, fmt);

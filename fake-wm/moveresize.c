@@ -10,7 +10,17 @@
  *
  * Each step of either kind is a ConfigureRequest made by the WM itself and goes through
  * sync_configure_request, exactly like a client's own resize. */
-#include "fakewm.h"
+#include "moveresize.h"
+
+#include "features.h"
+#include "keyresize.h"
+#include "log.h"
+#include "pointerresize.h"
+#include "state.h"
+#include "sync.h"
+#include "variants.h"
+
+#include "clock.h"
 
 #include <stdlib.h>
 
@@ -79,7 +89,7 @@ static void try_start(void)
                                                       : "the keyboard could not be grabbed");
         return;
     }
-    starting.next_try = now_us() + GRAB_RETRY_US;
+    starting.next_try = clock_now_us() + GRAB_RETRY_US;
 }
 
 static void start(enum resize_origin kind, struct win *w, uint32_t source, const struct ptr_start *p)
@@ -205,11 +215,4 @@ int64_t moveresize_next_deadline(void)
     if (ptr_resize_motion_pending())
         return 0; /* a motion read while painting: apply it now */
     return starting.active ? starting.next_try : -1;
-}
-
-/* a size (and, for the left and top edges, position) change made as if the client had sent a
- * ConfigureRequest for it */
-void interactive_configure(struct win *w, enum resize_origin o, const struct configure_req *r)
-{
-    sync_configure_request(w, r, o);
 }

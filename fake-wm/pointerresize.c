@@ -8,10 +8,14 @@
  * geometry is the start geometry plus that offset (the left and top edges also move x / y, so the
  * opposite edge stays put; the size is clamped to 1..32767).  Only the latest motion of a batch
  * of queued events is used (the motion is applied after the events read so far are handled), as
- * real WMs compress motion.  The geometry goes through interactive_configure, exactly like a
+ * real WMs compress motion.  The geometry goes through sync_configure_request, exactly like a
  * client's own resize.  The release of the button ends it, as do _NET_WM_MOVERESIZE_CANCEL and
  * the window being unmanaged. */
-#include "fakewm.h"
+#include "pointerresize.h"
+
+#include "log.h"
+#include "state.h"
+#include "sync.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,7 +143,7 @@ static void apply_motion(struct win *w)
     pr.h = r.height;
     pr.x = nx;
     pr.y = ny;
-    interactive_configure(w, ORIGIN_POINTER, &r);
+    sync_configure_request(w, &r, ORIGIN_POINTER);
 }
 
 void ptr_resize_flush_motion(void)

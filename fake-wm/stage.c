@@ -11,7 +11,14 @@
  *                       is released after all (no window is kept indefinitely).
  * Releasing a frame makes it the saved copy and reports the update to drawn.c, as the default
  * path does when the counter goes even.  Frames are released in order. */
-#include "fakewm.h"
+#include "stage.h"
+
+#include "compsched.h"
+#include "drawn.h"
+#include "fade.h"
+#include "log.h"
+#include "pictures.h"
+#include "state.h"
 
 static int64_t ms(int v) { return (int64_t)v * 1000; }
 

@@ -4,9 +4,9 @@
  * suite can be shown to give no false FAIL on it.  Everything a variant does not name stays as by
  * default; faults (`--inject`) combine with variants and still break exactly their clause.
  *
- * Adding a variant: a V_ id in fakewm.h, a row here (and a conflict row if it contradicts another
+ * Adding a variant: a V_ id in variants.h, a row here (and a conflict row if it contradicts another
  * one), and its behaviour where that behaviour lives, tested with VARIANT(NAME). */
-#include "fakewm.h"
+#include "variants.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,35 @@
+/* The compositor, on its own connection X.pc (comp*.c; compint.h says how its files divide the
+ * work): what the WM side and the main loop ask of it.  It owns _NET_WM_CM_S0, redirects the
+ * root's children, tracks DAMAGE, holds windows in the middle of an update, and paints into the
+ * Composite Overlay Window; the drawn messages (drawn.h), fences (fences.h), staged frames
+ * (stage.h) and the fade-in (fade.h) are its helpers. */
+#ifndef FAKEWM_COMP_H
+#define FAKEWM_COMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <xcb/xcb.h>
+
+#include "win.h"
+
+/* compstart.c.  wm_catch_up: handles every event of the WM connection the server sent before now
+ * (wmevents.h); called before each paint */
+void comp_start(void (*wm_catch_up)(void));
+
+/* compwin.c: the windows' lives as the WM side sees them, and the compositor connection's events */
+void comp_window_created(struct win *w);  /* a new toplevel: its DAMAGE object, before any map */
+void comp_window_mapped(struct win *w);
+void comp_window_unmapped(struct win *w);
+void comp_window_configured(struct win *w, bool resized, bool moved_or_restacked);
+void comp_window_destroyed(struct win *w);
+void comp_handle_event(xcb_generic_event_t *ev);
+
+/* comphold.c: the update counter (the second of two) changed, or went away */
+void comp_counter_changed(struct win *w, int64_t old, int64_t value);
+void comp_counter_gone(struct win *w);
+
+/* comppaint.c */
+void comp_tick(int64_t now);         /* timers, and paint if due */
+int64_t comp_next_deadline(void);
+
+#endif

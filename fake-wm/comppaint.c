@@ -1,0 +1,162 @@
+/* Painting (compint.h, comp.h): with XRender into the Composite Overlay Window, bottom to top on
+ * black, through a back buffer (one CopyArea-like Composite per frame, so a GetImage of the root
+ * never sees a half-painted frame), at most once per refresh interval; and the compositor's timers.
+ * Every window is painted from its own saved copy (pictures.c), refreshed from its live contents
+ * when it was damaged and is not kept (comphold.c). */
+#include "comp.h"
+#include "compint.h"
+
+#include "compsched.h"
+#include "drawn.h"
+#include "fade.h"
+#include "faults.h"
+#include "fences.h"
+#include "log.h"
+#include "pictures.h"
+#include "stage.h"
+#include "state.h"
+
+static xcb_pixmap_t back_pix;
+static xcb_render_picture_t overlay_pic, back_pic;
+static int64_t last_paint = -1000000000;
+static int64_t interval_us;
+/* the main loop's: handle every event of the WM connection the server sent before now */
+static void (*catch_up)(void);
+
+void paint_start(xcb_window_t overlay, void (*wm_catch_up)(void))
+{
+    catch_up = wm_catch_up;
+    interval_us = 1000000 / opt.refresh_hz;
+    xcb_render_pictformat_t root_format = pictures_root_format();
+    overlay_pic = xcb_generate_id(X.pc);
+    xcb_render_create_picture(X.pc, overlay_pic, overlay, root_format, 0, NULL);
+    back_pix = xcb_generate_id(X.pc);
+    xcb_create_pixmap(X.pc, X.screen->root_depth, back_pix, X.root, X.screen->width_in_pixels,
+                      X.screen->height_in_pixels);
+    back_pic = xcb_generate_id(X.pc);
+    xcb_render_create_picture(X.pc, back_pic, back_pix, root_format, 0, NULL);
+}
+
+/* a paint is wanted and may be issued now or at the next refresh */
+static bool paint_wanted(void)
+{
+    return comp_scheduled() && stamps_paints_in_flight() == 0 && !screen_frozen();
+}
+
+/* w's saved copy into the back buffer, with opacity alpha (0xffff: opaque) */
+static void draw_window(const struct win *w, uint16_t alpha)
+{
+    if (alpha == 0xffff) {
+        xcb_render_composite(X.pc, w->argb ? XCB_RENDER_PICT_OP_OVER : XCB_RENDER_PICT_OP_SRC, w->saved_pic,
+                             XCB_NONE, back_pic, 0, 0, 0, 0, w->x, w->y, w->saved_w, w->saved_h);
+        return;
+    }
+    xcb_render_picture_t mask = xcb_generate_id(X.pc);
+    xcb_render_color_t c = {0, 0, 0, alpha};
+    xcb_render_create_solid_fill(X.pc, mask, c);
+    xcb_render_composite(X.pc, XCB_RENDER_PICT_OP_OVER, w->saved_pic, mask, back_pic, 0, 0, 0, 0, w->x, w->y,
+                         w->saved_w, w->saved_h);
+    xcb_render_free_picture(X.pc, mask);
+}
+
+void paint(int64_t now)
+{
+    /* learn every counter change the server processed before now */
+    catch_up();
+
+    bool any_held = false;
+    for (int i = 0; i < nstack; i++)
+        if (paintable(stack[i]) && held(stack[i]))
+            any_held = true;
+    if (FAULT(BLOCK_ALL) && any_held) {
+        logv("not painting: a window is in the middle of an update (fault block-all)");
+        return; /* paint_needed stays set; the hold ends with the update or the timeout */
+    }
+
+    /* damage outside updates: the compositor's own fence before reading those contents */
+    bool copies = false;
+    for (int i = 0; i < nstack; i++) {
+        struct win *w = stack[i];
+        if (paintable(w) && !w->await_first && !kept(w) && !w->show_released && !w->defer_until &&
+            (w->dirty || !w->shown))
+            copies = true;
+    }
+    if (copies)
+        fences_own_before_paint();
+
+    bool again = false;
+    xcb_render_color_t black = {0, 0, 0, 0xffff};
+    xcb_rectangle_t all = {0, 0, X.screen->width_in_pixels, X.screen->height_in_pixels};
+    xcb_render_fill_rectangles(X.pc, XCB_RENDER_PICT_OP_SRC, back_pic, black, 1, &all);
+    for (int i = 0; i < nstack; i++) {
+        struct win *w = stack[i];
+        if (!paintable(w) || w->await_first)
+            continue;
+        if (kept(w)) {
+            if (!w->shown)
+                continue; /* mapped in the middle of an update: not shown at all yet */
+        } else if (!w->show_released && ((w->dirty && !w->defer_until) || !w->shown)) {
+            copy_live(w);
+        }
+        if (!w->saved_pic)
+            continue;
+        draw_window(w, fade_alpha(w, now));
+        drawn_collect(w);
+        if (fade_running(w))
+            again = true; /* a fade-in goes on with the next refresh */
+        if (w->show_released) {
+            w->show_released = false;
+            if (w->dirty)
+                again = true; /* what it drew since that update: in the next paint */
+        }
+    }
+    xcb_render_composite(X.pc, XCB_RENDER_PICT_OP_SRC, back_pic, XCB_NONE, overlay_pic, 0, 0, 0, 0, 0, 0,
+                         all.width, all.height);
+    stamps_paint_issued();
+    comp_schedule_settle(again);
+    last_paint = now;
+    xcb_flush(X.pc);
+}
+
+void comp_tick(int64_t now)
+{
+    if (!X.pc)
+        return;
+    check_holds(now);
+    stamps_check_fences(now);
+    end_expired_delays(now);
+    stage_release_due(now);
+    drawn_tick(now);
+    if (paint_wanted() && now >= last_paint + interval_us)
+        paint(now);
+}
+
+int64_t comp_next_deadline(void)
+{
+    int64_t d = -1;
+#define CONSIDER(t)                                                                                               \
+    do {                                                                                                          \
+        int64_t t_ = (t);                                                                                         \
+        if (d < 0 || t_ < d)                                                                                      \
+            d = t_;                                                                                               \
+    } while (0)
+    if (paint_wanted())
+        CONSIDER(last_paint + interval_us);
+    if (drawn_next_deadline() >= 0)
+        CONSIDER(drawn_next_deadline());
+    if (stage_next_deadline() >= 0)
+        CONSIDER(stage_next_deadline());
+    for (int i = 0; i < nstack; i++) {
+        struct win *w = stack[i];
+        if (w->await_first)
+            CONSIDER(w->mapped_at + FIRST_SHOW_GRACE_US);
+        if (hold_may_expire(w))
+            CONSIDER(w->odd_since + (int64_t)opt.hold_timeout_ms * 1000);
+        if (w->defer_until)
+            CONSIDER(w->defer_until);
+    }
+    if (stamps_next_deadline() >= 0)
+        CONSIDER(stamps_next_deadline());
+#undef CONSIDER
+    return d;
+}

@@ -1,0 +1,164 @@
+/* The answers to sync requests (sync.h): the alarm of the counter reaching the value (or of the
+ * counter going away), the timeout, and the follow alarms that report every change of a followed
+ * counter (the extended form's "last value seen", and delimited updates for the compositor). */
+#include "sync.h"
+#include "syncint.h"
+
+#include "comp.h"
+#include "counters.h"
+#include "faults.h"
+#include "log.h"
+#include "state.h"
+#include "winops.h"
+#include "xhelpers.h"
+
+static void sync_wait_done(struct win *w, const char *why)
+{
+    if (!w->waiting)
+        return;
+    alarm_destroy(w->wait_alarm);
+    w->wait_alarm = XCB_NONE;
+    w->waiting = false;
+    if (w->map_after_wait) {
+        w->map_after_wait = false;
+        logmsg("window %u: mapping it after its sync request at map (%s; variant sync-at-map)", w->id, why);
+        wm_map(w);
+    }
+    if (w->queued) {
+        struct configure_req q = w->queue;
+        w->queued = false;
+        logmsg("window %u: applying the queued configure", w->id);
+        sync_configure(w, &q, w->queue_origin, true);
+    }
+}
+
+static void counter_gone(struct win *w, xcb_sync_counter_t c)
+{
+    logmsg("window %u: counter %u was destroyed: no sync for this window from now on", w->id, c);
+    hostile(w, "its counter was destroyed");
+    follow_stop(&w->fupd);
+    follow_stop(&w->freq);
+    if (opt.composite)
+        comp_counter_gone(w);
+    w->req_counter = XCB_NONE;
+    if (w->waiting)
+        sync_wait_done(w, "counter destroyed");
+    w->form = FORM_NONE;
+}
+
+/* basic-only: the second counter, followed only for delimited updates, was destroyed; the requests
+ * on the first counter go on */
+static void update_counter_gone(struct win *w, xcb_sync_counter_t c)
+{
+    logmsg("window %u: second counter %u was destroyed: its updates are no longer held (requests go on with "
+           "counter %u)",
+           w->id, c, w->req_counter);
+    w->counter2 = XCB_NONE;
+    if (opt.composite)
+        comp_counter_gone(w);
+}
+
+/* a new value of a followed counter (from its alarms, or from the wait alarm on the same counter,
+ * whichever the server reported first) */
+static void follow_update(struct win *w, struct follow *f, int64_t v)
+{
+    if (v == f->value) {
+        follow_rearm(f);
+        return;
+    }
+    int64_t old = f->value;
+    f->value = v;
+    follow_rearm(f);
+    if (++w->counter_changes == 20)
+        hostile(w, "a counter flood (20 changes)");
+    logv("window %u: counter %u changed %lld -> %lld", w->id, f->counter, (long long)old, (long long)v);
+    bool is_req = f->counter == w->req_counter; /* not basic-only's second counter */
+    if (is_req && !FAULT(IGNORE_SPONTANEOUS))
+        w->seen_for_request = v;
+    if (f == &w->fupd && opt.composite)
+        comp_counter_changed(w, old, v);
+}
+
+static void follow_notify(struct win *w, struct follow *f, const xcb_sync_alarm_notify_event_t *ev)
+{
+    /* follow alarms have delta 0, so a fired one is Inactive until follow_update re-arms it; an
+     * Inactive notify also comes when the counter is destroyed (the alarm's counter becomes None),
+     * which only a query of the counter tells apart */
+    int64_t still;
+    if (ev->state == XCB_SYNC_ALARMSTATE_DESTROYED ||
+        (ev->state == XCB_SYNC_ALARMSTATE_INACTIVE && !counter_query(f->counter, &still))) {
+        alarm_destroy(f->up == ev->alarm ? f->down : f->up);
+        alarm_destroy(ev->alarm);
+        f->active = false;
+        f->up = f->down = XCB_NONE;
+        if (f == &w->fupd && w->form == FORM_BASIC) /* basic-only's second counter */
+            update_counter_gone(w, f->counter);
+        else
+            counter_gone(w, f->counter);
+        return;
+    }
+    follow_update(w, f, xh_sync_value(ev->counter_value));
+}
+
+bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev)
+{
+    for (int i = 0; i < nstack; i++) {
+        struct win *w = stack[i];
+        if (w->waiting && ev->alarm == w->wait_alarm) {
+            int64_t v = xh_sync_value(ev->counter_value);
+            /* a PositiveComparison alarm fires only at >= the value: a notify below it means the
+             * counter was destroyed */
+            if (ev->state == XCB_SYNC_ALARMSTATE_DESTROYED || v < w->wait_value) {
+                alarm_destroy(w->wait_alarm);
+                w->wait_alarm = XCB_NONE;
+                counter_gone(w, w->req_counter);
+                return true;
+            }
+            /* the follow alarms on this counter may report the same change later: use it now */
+            if (w->freq.active && w->freq.counter == w->req_counter)
+                follow_update(w, &w->freq, v);
+            else if (w->fupd.active && w->fupd.counter == w->req_counter)
+                follow_update(w, &w->fupd, v);
+            if (v >= w->wait_value) {
+                logmsg("window %u: counter %u reached %lld (value %lld)", w->id, w->req_counter,
+                       (long long)w->wait_value, (long long)v);
+                sync_wait_done(w, "reached");
+            }
+            return true;
+        }
+        if (w->fupd.active && (ev->alarm == w->fupd.up || ev->alarm == w->fupd.down)) {
+            follow_notify(w, &w->fupd, ev);
+            return true;
+        }
+        if (w->freq.active && (ev->alarm == w->freq.up || ev->alarm == w->freq.down)) {
+            follow_notify(w, &w->freq, ev);
+            return true;
+        }
+    }
+    logv("alarm %u: notify for an alarm no longer in use (state %u)", ev->alarm, ev->state);
+    return false;
+}
+
+void sync_check_timers(int64_t now)
+{
+    for (int i = 0; i < nstack; i++) {
+        struct win *w = stack[i];
+        if (w->waiting && now >= w->wait_deadline) {
+            logmsg("window %u: counter %u did not reach %lld after %d ms, carrying on", w->id, w->req_counter,
+                   (long long)w->wait_value, opt.sync_timeout_ms);
+            hostile(w, "an unanswered request");
+            sync_wait_done(w, "timeout");
+        }
+    }
+}
+
+int64_t sync_next_deadline(void)
+{
+    int64_t d = -1;
+    for (int i = 0; i < nstack; i++) {
+        struct win *w = stack[i];
+        if (w->waiting && (d < 0 || w->wait_deadline < d))
+            d = w->wait_deadline;
+    }
+    return d;
+}

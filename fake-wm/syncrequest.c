@@ -1,0 +1,298 @@
+/* The sync request protocol for a size change (sync.h): the request value, the request before the
+ * configure (so the ConfigureNotify comes after the message), the wait for the counter with an
+ * alarm (and a timeout: syncanswer.c), and the queue of resizes meanwhile. */
+#include "sync.h"
+#include "syncint.h"
+
+#include "counters.h"
+#include "faults.h"
+#include "log.h"
+#include "state.h"
+#include "variants.h"
+#include "winops.h"
+
+#include "clock.h"
+
+#include <string.h>
+
+/* ---- the request ---- */
+static int64_t round_up_even(int64_t v) { return (v & 1) ? v + 1 : v; }
+
+static int64_t next_value(struct win *w)
+{
+    if (w->form == FORM_BASIC) {
+        int64_t v = w->basic_value + 1;
+        if (FAULT(VALUE_ZERO) && w->nrequests == 0)
+            v = 0;
+        if (FAULT(VALUE_NOT_INCREASING))
+            v = 1;
+        w->basic_value = v;
+        return v;
+    }
+    int64_t inc = 100;
+    if (opt.profile == PROFILE_DEFACTO && !FAULT(INCREMENT_100_DEFACTO))
+        inc = 240;
+    if (FAULT(SMALL_INCREMENT))
+        inc = 2;
+    /* the last value seen includes a change whose alarm has not come yet (a follow alarm is
+     * inactive from its notify until it is re-armed): ask the server, as a real WM reading its
+     * counter would, unless a fault is about not seeing what the client did */
+    int64_t now_value;
+    if (!FAULT(IGNORE_SPONTANEOUS) && !(FAULT(NO_QUERY_INITIAL) && w->nrequests == 0) &&
+        w->req_counter != XCB_NONE && counter_query(w->req_counter, &now_value) && now_value > w->seen_for_request)
+        w->seen_for_request = now_value;
+    /* saturate near the top of the signed 64-bit range (the draft says nothing about it) */
+    int64_t base = w->seen_for_request;
+    int64_t v = base > INT64_MAX - inc - 1 ? INT64_MAX - 1 : round_up_even(base + inc);
+    /* after a timeout the client has not reached the last value: never ask for it again (a late
+     * answer to the old request must not look like an answer to the new one) */
+    if (w->have_requested && v <= w->last_requested && !FAULT(SMALL_INCREMENT) &&
+        w->last_requested < INT64_MAX - 2)
+        v = round_up_even(w->last_requested + 2);
+    if (FAULT(ODD_VALUE))
+        v = v < INT64_MAX ? v + 1 : v - 2;
+    return v;
+}
+
+static void send_request(struct win *w, int64_t v)
+{
+    xcb_window_t wedged_by = hostile_wedged_by();
+    if (wedged_by && w->id != wedged_by) {
+        logmsg("window %u: no sync request for %lld: wedged by window %u (fault hostile-wedges)", w->id, (long long)v,
+               wedged_by);
+        return;
+    }
+    xcb_client_message_event_t m;
+    memset(&m, 0, sizeof m);
+    m.response_type = XCB_CLIENT_MESSAGE;
+    m.format = 32;
+    m.window = w->id;
+    m.type = FAULT(WRONG_MESSAGE_TYPE) ? atom(A_NET_WM_SYNC_REQUEST) : atom(A_WM_PROTOCOLS);
+    m.data.data32[0] = atom(A_NET_WM_SYNC_REQUEST);
+    m.data.data32[1] = FAULT(NO_TIMESTAMP) ? XCB_CURRENT_TIME : X.last_time;
+    m.data.data32[2] = (uint32_t)((uint64_t)v & 0xffffffffu);
+    m.data.data32[3] = (uint32_t)((uint64_t)v >> 32);
+    uint32_t l4 = 0;
+    if (w->form == FORM_BASIC)
+        l4 = FAULT(L4_NONZERO_BASIC) ? 1 : 0;
+    else if (opt.profile == PROFILE_DEFACTO)
+        l4 = FAULT(NO_L4_MARKER) ? 0 : 1;
+    else
+        l4 = FAULT(L4_MARKER_DRAFT) ? 1 : 0;
+    m.data.data32[4] = l4;
+    xcb_send_event(X.c, 0, w->id, XCB_EVENT_MASK_NO_EVENT, (const char *)&m);
+    logmsg("window %u: sync request value=%lld form=%s l1=%u l4=%u", w->id, (long long)v, form_name(w->form),
+           m.data.data32[1], l4);
+}
+
+/* v was asked for */
+static void note_requested(struct win *w, int64_t v)
+{
+    w->nrequests++;
+    w->last_requested = v;
+    w->have_requested = true;
+    if (w->form == FORM_EXTENDED && FAULT(IGNORE_SPONTANEOUS))
+        w->seen_for_request = v;
+}
+
+/* the request, then the configure (so the ConfigureNotify comes after the message) */
+static void request_and_configure(struct win *w, const struct configure_req *r, int64_t v)
+{
+    if (FAULT(REQUEST_AFTER_CONFIGURE)) {
+        wm_apply_configure(w, r);
+        send_request(w, v);
+        logmsg("window %u: configured before the request (fault request-after-configure)", w->id);
+    } else {
+        send_request(w, v);
+        wm_apply_configure(w, r);
+    }
+    note_requested(w, v);
+    logmsg("window %u: resized to %ux%u", w->id, w->wm_w, w->wm_h);
+}
+
+static void start_wait(struct win *w, int64_t v)
+{
+    if (w->req_counter == XCB_NONE)
+        return; /* sync-to-all without a counter: nothing to wait for */
+    if (FAULT(NO_WAIT)) {
+        logmsg("window %u: not waiting for counter %u (fault no-wait)", w->id, w->req_counter);
+        return;
+    }
+    w->waiting = true;
+    w->wait_value = v;
+    w->wait_deadline = clock_now_us() + (int64_t)opt.sync_timeout_ms * 1000;
+    w->wait_alarm = alarm_create(w->req_counter, v, XCB_SYNC_TESTTYPE_POSITIVE_COMPARISON, 0);
+}
+
+/* ---- the configure that needs one, or not ---- */
+static bool is_resize(const struct win *w, const struct configure_req *r)
+{
+    return ((r->mask & XCB_CONFIG_WINDOW_WIDTH) && r->width != w->wm_w) ||
+           ((r->mask & XCB_CONFIG_WINDOW_HEIGHT) && r->height != w->wm_h);
+}
+
+static void merge_queue(struct configure_req *q, const struct configure_req *r)
+{
+    if (r->mask & XCB_CONFIG_WINDOW_X) q->x = r->x;
+    if (r->mask & XCB_CONFIG_WINDOW_Y) q->y = r->y;
+    if (r->mask & XCB_CONFIG_WINDOW_WIDTH) q->width = r->width;
+    if (r->mask & XCB_CONFIG_WINDOW_HEIGHT) q->height = r->height;
+    if (r->mask & XCB_CONFIG_WINDOW_BORDER_WIDTH) q->border_width = r->border_width;
+    if (r->mask & XCB_CONFIG_WINDOW_SIBLING) q->sibling = r->sibling;
+    if (r->mask & XCB_CONFIG_WINDOW_STACK_MODE) q->stack_mode = r->stack_mode;
+    q->mask |= r->mask;
+}
+
+void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t *wd, uint16_t *ht)
+{
+    const struct configure_req *q = w->queued ? &w->queue : NULL;
+    *x = q && (q->mask & XCB_CONFIG_WINDOW_X) ? q->x : w->wm_x;
+    *y = q && (q->mask & XCB_CONFIG_WINDOW_Y) ? q->y : w->wm_y;
+    *wd = q && (q->mask & XCB_CONFIG_WINDOW_WIDTH) ? q->width : w->wm_w;
+    *ht = q && (q->mask & XCB_CONFIG_WINDOW_HEIGHT) ? q->height : w->wm_h;
+}
+
+/* why a resize from o gets no sync request (it is applied at once), or NULL: WMs that send requests
+ * only in interactive resizes, and the fault of one that claims the protocol and sends none */
+static const char *why_no_request(enum resize_origin o)
+{
+    if (FAULT(ADVERTISES_SYNC_SENDS_NONE))
+        return "fault advertises-sync-sends-none: no requests at all";
+    if (o != ORIGIN_CLIENT)
+        return NULL; /* the variants refuse the interactive resizes they do not do (moveresize.c) */
+    if (VARIANT(KEYBOARD_ONLY))
+        return "variant keyboard-only: requests only in interactive resizes";
+    if (VARIANT(POINTER_ONLY))
+        return "variant pointer-only: requests only in interactive resizes";
+    if (VARIANT(INTERACTIVE_ONLY))
+        return "variant interactive-only: requests only in interactive resizes";
+    return NULL;
+}
+
+static void queue_resize(struct win *w, const struct configure_req *r, enum resize_origin o)
+{
+    if (!w->queued) {
+        w->queue = *r;
+        w->queued = true;
+    } else {
+        merge_queue(&w->queue, r);
+    }
+    w->queue_origin = o; /* the latest: in the variants where the origin matters, only one kind queues */
+    if (++w->queued_configures == 10)
+        hostile(w, "a burst of 10 resizes while its request is unanswered");
+    logmsg("window %u: resize to %ux%u queued (waiting for counter %u to reach %lld)", w->id,
+           (r->mask & XCB_CONFIG_WINDOW_WIDTH) ? r->width : w->wm_w,
+           (r->mask & XCB_CONFIG_WINDOW_HEIGHT) ? r->height : w->wm_h, w->req_counter, (long long)w->wait_value);
+}
+
+/* restart-counter (openbox's do_resize): the basic counter goes back to 0 at the start of each
+ * resize, and the requests of that resize count 1, 2, 3...  A resize starts with a client's own
+ * ConfigureRequest that is not queued behind another request, or with the first request of a
+ * keyboard or pointer resize (sync_interactive_started). */
+static bool starts_resize(const struct win *w, enum resize_origin o, bool from_queue)
+{
+    if (o != ORIGIN_CLIENT)
+        return w->interactive_fresh;
+    return !from_queue;
+}
+
+static void restart_counter(struct win *w)
+{
+    w->basic_value = 0;
+    if (w->req_counter != XCB_NONE)
+        counter_set(w->req_counter, 0);
+    logmsg("window %u: counter %u set to 0 at the start of a resize; requests restart at 1 (variant "
+           "restart-counter)",
+           w->id, w->req_counter);
+}
+
+void sync_interactive_started(struct win *w)
+{
+    w->interactive_fresh = true;
+}
+
+void sync_configure(struct win *w, const struct configure_req *r, enum resize_origin o, bool from_queue)
+{
+    if (w->form == FORM_NONE || !is_resize(w, r)) {
+        wm_apply_configure(w, r);
+        if (w->form != FORM_NONE)
+            logv("window %u: ConfigureRequest without a size change applied at once", w->id);
+        return;
+    }
+    const char *without = why_no_request(o);
+    if (without) {
+        wm_apply_configure(w, r);
+        logmsg("window %u: resize to %ux%u applied at once without a sync request (%s)", w->id, w->wm_w, w->wm_h,
+               without);
+        return;
+    }
+    /* a client's own resize is not serialised behind the answers: applied at once, never waited for */
+    bool unserialised = o == ORIGIN_CLIENT && VARIANT(CONFIGURE_UNSERIALISED);
+    if (w->waiting && !unserialised) {
+        queue_resize(w, r, o);
+        return;
+    }
+    if (w->waiting)
+        logmsg("window %u: resize applied at once although request %lld is unanswered (variant "
+               "configure-unserialised)",
+               w->id, (long long)w->wait_value);
+    else if (w->form == FORM_BASIC && VARIANT(RESTART_COUNTER) && starts_resize(w, o, from_queue))
+        restart_counter(w);
+    if (o != ORIGIN_CLIENT)
+        w->interactive_fresh = false;
+    int64_t v = next_value(w);
+    request_and_configure(w, r, v);
+    if (unserialised) {
+        logmsg("window %u: not waiting for request %lld (variant configure-unserialised)", w->id, (long long)v);
+        return;
+    }
+    start_wait(w, v);
+}
+
+void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o)
+{
+    sync_configure(w, r, o, false);
+}
+
+void sync_forced_configure(struct win *w, const struct configure_req *r)
+{
+    if (w->form == FORM_NONE || w->waiting || FAULT(ADVERTISES_SYNC_SENDS_NONE)) {
+        logmsg("window %u: %s: configured without a sync request", w->id,
+               w->form == FORM_NONE ? "no counter"
+               : w->waiting         ? "a request is unanswered"
+                                    : "fault advertises-sync-sends-none");
+        wm_apply_configure(w, r);
+        return;
+    }
+    int64_t v = next_value(w);
+    request_and_configure(w, r, v);
+    start_wait(w, v);
+}
+
+/* sync-at-map (compiz, KWin when compositing): a sync request before the map of a basic-form
+ * window, and the map only once the counter has reached it (or the wait timed out);
+ * sync_wait_done maps it.  Both compositors that do this are basic-form only, so an extended
+ * window is mapped as by default (its first frame is what the drawn message reports).  Returns
+ * false when the window is to be mapped at once. */
+bool sync_request_at_map(struct win *w)
+{
+    if (w->form != FORM_BASIC)
+        return false;
+    if (FAULT(ADVERTISES_SYNC_SENDS_NONE)) {
+        logmsg("window %u: mapped without a sync request (fault advertises-sync-sends-none)", w->id);
+        return false;
+    }
+    int64_t v = next_value(w);
+    send_request(w, v);
+    note_requested(w, v);
+    start_wait(w, v);
+    if (!w->waiting) {
+        logmsg("window %u: sync request %lld at map, nothing to wait for: mapping it (variant sync-at-map)", w->id,
+               (long long)v);
+        return false;
+    }
+    w->map_after_wait = true;
+    logmsg("window %u: sync request %lld at map: mapping it once counter %u reaches it (variant sync-at-map)", w->id,
+           (long long)v, w->req_counter);
+    return true;
+}
