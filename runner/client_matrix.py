@@ -25,11 +25,10 @@ import time
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from runner import baseline as bl  # noqa: E402
-from runner.terms import describe_level  # noqa: E402
+from runner.terms import PROFILES, describe_level  # noqa: E402
 
 ROOT = bl.ROOT
 HARNESS = bl.HARNESS
-PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
 FEATURES = ["client-participates", "client-extended", "client-maps-odd", "client-animates", "client-fences",
             "client-drawn-timeout"]
 

@@ -29,11 +29,10 @@ import time
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from runner import baseline as bl  # noqa: E402
-from runner.terms import describe_level, level_label  # noqa: E402
+from runner.terms import PROFILES, describe_level, level_label  # noqa: E402
 
 ROOT = bl.ROOT
 HARNESS = bl.HARNESS
-PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
 # the atoms of the protocols under test, shown as the compositor's claims
 CLAIM_ATOMS = ["_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_NET_WM_SYNC_DRAWN",
                "_NET_WM_FRAME_DRAWN", "_NET_WM_FRAME_TIMINGS", "_NET_WM_SYNC_FENCES", "_NET_WM_MOVERESIZE"]

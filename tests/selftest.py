@@ -35,26 +35,14 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
-PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
+sys.path.insert(0, ROOT)
+from runner.terms import PROFILES  # noqa: E402
+from spectools import catalog as catmod  # noqa: E402
 
 
 def read_catalog(path):
-    """clause id -> list of profiles, from cases/clauses.txt"""
-    clauses, current = {}, None
-    with open(path) as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                current = None if not line.strip() else current
-                continue
-            if line[0].isspace():
-                continue
-            key, _, value = line.partition(":")
-            if key == "clause":
-                current = value.strip()
-                clauses[current] = []
-            elif key == "profiles" and current:
-                clauses[current] = value.split()
-    return clauses
+    """clause id -> list of profiles, from cases/clauses.txt (the one reader: FILE:LINE errors)"""
+    return {c.id: c.profiles for c in catmod.parse_clauses(path)}
 
 
 def read_collateral(path):
