@@ -38,10 +38,15 @@ import sys
 
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from runner.framesync import ROOT, PROFILES, findings_tap, write_json_atomic, yaml_quoted, log_prefix_name  # noqa: E402
+from runner.outdir import log_prefix_name  # noqa: E402
+from runner.results import write_json_atomic  # noqa: E402
+from runner.tapstream import findings_tap, yaml_quoted  # noqa: E402
+from runner.terms import PROFILES  # noqa: E402
 from runner import runverdict  # noqa: E402
 from runner.terms import FAIL_ON  # noqa: E402
 from spectools import interop as intermod  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 from reports.common import findings, parse_clauses  # noqa: E402
 
 RESULT_RE = re.compile(r"^(not )?ok (\d+)(.*)$")

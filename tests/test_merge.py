@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from runner import merge  # noqa: E402
 
-RUNNER = os.path.join(ROOT, "runner", "framesync.py")
+RUNNER = [sys.executable, "-m", "runner"]   # run with cwd=ROOT
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 # quick cases that pass against fake-wm, in all three profiles and in two
@@ -234,7 +234,7 @@ class ShardsEqualWholeRun(unittest.TestCase):
 
     @classmethod
     def run_suite(cls, args):
-        p = subprocess.run([sys.executable, RUNNER, "--filter", FILTER] + args, capture_output=True, text=True,
+        p = subprocess.run(RUNNER + ["--filter", FILTER] + args, cwd=ROOT, capture_output=True, text=True,
                            timeout=300, stdin=subprocess.DEVNULL)
         assert p.returncode == 0, p.stdout + p.stderr
 
@@ -296,7 +296,7 @@ class Select(unittest.TestCase):
         self.assertNotIn(":5:", p.stderr)
 
     def test_runner_shard_option(self):
-        p = subprocess.run([sys.executable, RUNNER, "--shard", "3/3"], capture_output=True, text=True, timeout=30)
+        p = subprocess.run(RUNNER + ["--shard", "3/3"], cwd=ROOT, capture_output=True, text=True, timeout=30)
         self.assertEqual(p.returncode, 2)
         self.assertIn("--shard takes I/N with 0 <= I < N", p.stderr)
 
