@@ -13,7 +13,7 @@ case sets (another checkout, --filter or --profile) or do not add up to the whol
 or given twice); implementations that ran different case sets.
 
 With one implementation the merged results.json is the unsharded run's, case by case, in the
-canonical order (each shard's k-th case is case k*N+I).  With several, each case also names its
+canonical order (shard I/N counts from 1: its k-th case is case k*N+I-1, counting from 0).  With several, each case also names its
 "compositor" (or "client"), and the reports tell the implementations apart.  The probes' crashes
 (probe/FEATURE results) come first; every shard probes, so one crash seen by several shards is
 kept once.
@@ -73,8 +73,9 @@ class Run:
         self.shard = None
         if self.selection and self.selection.get("shard"):
             m = re.match(r"^(\d+)/(\d+)$", str(self.selection["shard"]))
-            if not m:
-                raise MergeError("%s: \"selection\" has shard %r (expected I/N)" % (path, self.selection["shard"]))
+            if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+                raise MergeError("%s: \"selection\" has shard %r (expected I/N with 1 <= I <= N: shards count "
+                                 "from 1)" % (path, self.selection["shard"]))
             self.shard = (int(m.group(1)), int(m.group(2)))
         impls, _ = intermod.implementations_of(self.doc, path)
         self.impl_keys = list(impls)
@@ -195,7 +196,7 @@ def order_selected(key, runs, label):
                 raise MergeError("two results for shard %d/%d of %s: %s and %s"
                                  % (r.shard[0], n, label, seen[r.shard[0]].folder, r.folder))
             seen[r.shard[0]] = r
-        missing = [i for i in range(n) if i not in seen]
+        missing = [i for i in range(1, n + 1) if i not in seen]
         if missing:
             raise MergeError("shard%s %s of %s %s missing (given: %s)" % (
                 "s" if len(missing) > 1 else "", ", ".join("%d/%d" % (i, n) for i in missing), label,
@@ -204,7 +205,7 @@ def order_selected(key, runs, label):
         for r in sharded:
             mine = [c for c in r.doc["cases"] if r.key_of(c) == key and not is_incident(c)]
             for k, c in enumerate(mine):
-                placed[k * n + r.shard[0]] = (c, r)
+                placed[k * n + r.shard[0] - 1] = (c, r)
         ordered = [placed[i] for i in sorted(placed)]
     else:
         ordered = [(c, r) for r in runs for c in r.doc["cases"] if r.key_of(c) == key and not is_incident(c)]

@@ -41,8 +41,8 @@ runner options (python3 -m runner run, what run-tests.sh runs):
                       (default: the number of cores); the output is the same as --jobs 1
   --out DIR           where results.tap, results.json, junit.xml, index.html and logs/ go
                       (default reports/latest); the run's files replace the previous run's
-  --shard I/N         run only the I-th of N interleaved slices of the cases (0 <= I < N), e.g.
-                      one CI job of N; python3 -m runner.merge DIR... merges the N folders
+  --shard I/N         run only the I-th of N interleaved slices of the cases (1 <= I <= N, e.g.
+                      $CI_NODE_INDEX/$CI_NODE_TOTAL: one CI job of N); python3 -m runner.merge DIR... merges the N folders
                       (and those of other compositors) as if they were one run
   --spec FILE.xml     the spec author's report on a DocBook text of wm-spec instead of a run:
                       sentences, coverage, lint, profile diff, interop (--check, --results PATH,
@@ -99,9 +99,12 @@ def reruns_count(text):
 
 
 def shard_slice(text):
+    """--shard I/N counts from 1, as CI systems number their parallel jobs (GitLab's
+    CI_NODE_INDEX/CI_NODE_TOTAL, jest, Playwright, deqp-runner)."""
     m = re.match(r"^(\d+)/(\d+)$", text)
-    if not m or int(m.group(2)) < 1 or int(m.group(1)) >= int(m.group(2)):
-        raise argparse.ArgumentTypeError("--shard takes I/N with 0 <= I < N (one slice of N), not `%s`" % text)
+    if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+        raise argparse.ArgumentTypeError("--shard takes I/N with 1 <= I <= N (the I-th of N slices, counting from 1, "
+                                         "as $CI_NODE_INDEX/$CI_NODE_TOTAL), not `%s`" % text)
     return int(m.group(1)), int(m.group(2))
 
 
@@ -199,14 +202,15 @@ def canonical_order(opts):
 
 
 def shard_of(expected, shard):
-    """The runner's --shard I/N: every N-th case of the canonical order from the I-th, and what
-    runner.merge needs to put the slices back together and to refuse mixed case sets."""
+    """The runner's --shard I/N: every N-th case of the canonical order from the I-th (counting
+    from 1), and what runner.merge needs to put the slices back together and to refuse mixed case
+    sets."""
     digest = hashlib.sha256("".join("%s %s\n" % c for c in expected).encode()).hexdigest()[:16]
     selection = {"cases": len(expected), "digest": digest, "shard": None}
     if shard is None:
         return expected, selection
     selection["shard"] = "%d/%d" % shard
-    return expected[shard[0]::shard[1]], selection
+    return expected[shard[0] - 1::shard[1]], selection
 
 
 def write_select(path, expected):

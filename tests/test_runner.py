@@ -111,14 +111,15 @@ class Options(unittest.TestCase):
         self.assertEqual(o.passthrough, ["--allow-empty"])
 
     def test_shard(self):
-        self.assertEqual(runner.parse_args(["--shard", "1/3"]).shard, (1, 3))
+        self.assertEqual(runner.parse_args(["--shard", "2/3"]).shard, (2, 3))
+        self.assertEqual(runner.parse_args(["--shard", "3/3"]).shard, (3, 3))   # the last of 3, as CI_NODE_INDEX
         expected = [("c%d" % i, "ewmh-1.5") for i in range(7)]
-        part, selection = runner.shard_of(expected, (1, 3))
+        part, selection = runner.shard_of(expected, (2, 3))
         self.assertEqual(part, [expected[1], expected[4]])
-        self.assertEqual((selection["cases"], selection["shard"]), (7, "1/3"))
+        self.assertEqual((selection["cases"], selection["shard"]), (7, "2/3"))
 
     def test_usage_errors(self):
-        for args in (["--jobs", "0"], ["--jobs", "x"], ["--jobs"], ["--shard", "2/2"], ["--shard", "x"], ["--wm"],
+        for args in (["--jobs", "0"], ["--jobs", "x"], ["--jobs"], ["--shard", "3/2"], ["--shard", "0/2"], ["--shard", "x"], ["--wm"],
                      ["--fail-on", "sometimes"], ["--reruns", "-1"]):
             with self.subTest(args=args), contextlib.redirect_stderr(io.StringIO()) as err:
                 with self.assertRaises(SystemExit) as e:
