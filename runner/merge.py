@@ -39,7 +39,7 @@ import sys
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from runner.outdir import log_prefix_name  # noqa: E402
-from runner.results import write_json_atomic  # noqa: E402
+from runner.results import CaseResult, RunResults, merge_compositors, merge_features  # noqa: E402
 from runner.tapstream import findings_tap, yaml_quoted  # noqa: E402
 from runner.terms import PROFILES  # noqa: E402
 from runner import runverdict  # noqa: E402
@@ -271,29 +271,12 @@ def copy_logs(case, run, out, sub):
 
 def merged_features(runs):
     """Each compositor command's probed feature table, once (shards of one compositor share it)."""
-    tables, seen = [], set()
-    for r in runs:
-        for t in r.doc.get("features", []):
-            if t.get("command") not in seen:
-                seen.add(t.get("command"))
-                tables.append(t)
-    return tables
+    return merge_features(r.doc for r in runs)
 
 
 def merged_compositors(runs):
-    out, seen = [], {}
-    for r in runs:
-        for c in r.doc.get("compositors", []):
-            key = (c.get("profile"), c.get("command"))
-            if key not in seen:
-                seen[key] = dict(c, supported=list(c.get("supported", [])))
-                out.append(seen[key])
-            else:
-                first = seen[key]
-                first["composites"] = bool(first.get("composites") or c.get("composites"))
-                first["supported"] += [a for a in c.get("supported", []) if a not in first["supported"]]
-    out.sort(key=lambda c: PROFILES.index(c.get("profile")) if c.get("profile") in PROFILES else 9)
-    return out
+    out = merge_compositors(c for r in runs for c in r.doc.get("compositors", []))
+    return sorted(out, key=lambda c: PROFILES.index(c.get("profile")) if c.get("profile") in PROFILES else 9)
 
 
 def tap_text(entries, multi, labels, doc, verdict):
@@ -433,18 +416,17 @@ def merge(folders, out, cases_dir, allow_empty=False, fail_on="any"):
     selections = [r.selection for r in runs if r.selection]
     catalog = parse_clauses(os.path.join(cases_dir, "clauses.txt"))   # the levels of results without them
     verdict = judge(ordered, groups, labels, catalog, allow_empty, fail_on)
-    doc = {"format": "framesync-results-1",
-           "started": min((r.doc.get("started") or "") for r in runs),
-           "status": "complete" if not statuses else "; ".join(statuses),
-           "run": {k: verdict[k] for k in ("verdict", "reason", "exit_status")},
-           "wall_ms": max(float(r.doc.get("wall_ms") or 0) for r in runs),
-           "compositors": merged_compositors(runs), "features": merged_features(runs),
-           "findings": findings(cases, catalog), "cases": cases}
-    if selections and len(selections) == len(runs) and not multi:
-        doc["selection"] = {"cases": selections[0].get("cases"), "digest": selections[0].get("digest"), "shard": None}
-    if len({(s.get("cases"), s.get("digest")) for s in selections}) == 1 and multi:
-        doc["selection"] = {"cases": selections[0].get("cases"), "digest": selections[0].get("digest"), "shard": None}
-    write_json_atomic(os.path.join(out, "results.json"), doc)
+    merged = RunResults(started=min((r.doc.get("started") or "") for r in runs),
+                        status="complete" if not statuses else "; ".join(statuses),
+                        run={k: verdict[k] for k in ("verdict", "reason", "exit_status")},
+                        wall_ms=max(float(r.doc.get("wall_ms") or 0) for r in runs),
+                        compositors=merged_compositors(runs), features=merged_features(runs),
+                        findings=findings(cases, catalog), cases=[CaseResult.from_json(c) for c in cases])
+    one_cut = len({(s.get("cases"), s.get("digest")) for s in selections}) == 1
+    if (selections and len(selections) == len(runs) and not multi) or (one_cut and multi):
+        merged.selection = {"cases": selections[0].get("cases"), "digest": selections[0].get("digest"), "shard": None}
+    merged.write(os.path.join(out, "results.json"))
+    doc = merged.to_json()
     with open(os.path.join(out, "results.tap"), "w", encoding="utf-8") as f:
         f.write(tap_text(entries, multi, labels, doc, verdict))
     refs = None
