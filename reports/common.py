@@ -88,6 +88,24 @@ def parse_clauses(path):
     return {c.id: {"clause": c.id, **c.fields} for c in records}
 
 
+def report_command(argv, module, doc, default_name, write, clauses_help):
+    """`python3 -m reports.MODULE results.json [-o FILE] [--clauses FILE]`: the command of a report
+    whose write(results, out, clauses) returns the path it wrote."""
+    import argparse
+    import sys
+    ap = argparse.ArgumentParser(prog="python3 -m " + module, description=doc.split("\n\n")[0])
+    ap.add_argument("results", help="a framesync results.json")
+    ap.add_argument("-o", "--output", help="where to write (default: %s beside results.json)" % default_name)
+    ap.add_argument("--clauses", help=clauses_help)
+    a = ap.parse_args(argv)
+    try:
+        print(write(a.results, a.output, a.clauses))
+    except (OSError, ValueError) as e:
+        print("framesync: %s" % e, file=sys.stderr)
+        return 2
+    return 0
+
+
 def resolve_log(log, results_dir):
     """Where a case's log is: the path results.json names, or the same file under the folder of
     results.json (a report folder that was moved or downloaded as a CI artifact)."""

@@ -10,7 +10,6 @@ the cases with filters (verdict, profile, text), and for each failing case its l
 clause's wording, expected/observed, a link to the case log, an SVG timeline drawn from the log's
 `timeline:` section and the case's PNG screenshots, if the log folder has any.
 """
-import argparse
 import base64
 import html
 import os
@@ -20,7 +19,7 @@ import urllib.parse
 
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from reports.common import (PROFILES, PSEUDO_CLAUSES, ROOT, VERDICTS, case_group, case_level,  # noqa: E402
+from reports.common import (report_command, PROFILES, PSEUDO_CLAUSES, ROOT, VERDICTS, case_group, case_level,  # noqa: E402
                             clause_group, failed_clause, findings, load_results, parse_clauses, parse_timeline,
                             read_text, resolve_log, screenshots)
 from runner.runverdict import recorded  # noqa: E402
@@ -473,17 +472,8 @@ def write(results_path, out_path=None, clauses_path=None):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python3 -m reports.html", description=__doc__.split("\n\n")[0])
-    ap.add_argument("results", help="a framesync results.json")
-    ap.add_argument("-o", "--output", help="where to write (default: index.html beside results.json)")
-    ap.add_argument("--clauses", help="the clause catalog (default: cases/clauses.txt of this checkout)")
-    a = ap.parse_args(argv)
-    try:
-        print(write(a.results, a.output, a.clauses))
-    except (OSError, ValueError) as e:
-        print("framesync: %s" % e, file=sys.stderr)
-        return 2
-    return 0
+    return report_command(argv, "reports.html", __doc__, "index.html", write,
+                          "the clause catalog (default: cases/clauses.txt of this checkout)")
 
 
 if __name__ == "__main__":

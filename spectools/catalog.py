@@ -10,8 +10,9 @@ FIELDS = ("clause", "profiles", "section", "keyword", "binds", "testable", "word
 CLAUSE_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*(?:/[A-Za-z0-9][A-Za-z0-9_.+-]*)+$")
 
 
-class CatalogError(Exception):
-    """Malformed catalog input; the message names FILE:LINE and what was expected."""
+class CatalogError(ValueError):
+    """Malformed catalog input; the message names FILE:LINE and what was expected (a ValueError:
+    the reports' commands say it as they say a malformed results.json)."""
 
 
 class Clause:
