@@ -381,7 +381,8 @@ def auto_comment(r):
 
 
 def main(argv=None, rerun_args=None):
-    ap = argparse.ArgumentParser(description="compare framesync results with an expectation baseline")
+    ap = argparse.ArgumentParser(prog="python3 -m runner.baseline",
+                                 description="compare framesync results with an expectation baseline")
     ap.add_argument("--results", required=True, help="results.json (the merged one in OUT/)")
     ap.add_argument("--baseline", help="the baseline file to compare with")
     ap.add_argument("--update-baseline", metavar="FILE", help="write FILE from the results (keeps existing comments)")

@@ -41,9 +41,10 @@ runner options (python3 -m runner run, what run-tests.sh runs):
                       (default: the number of cores); the output is the same as --jobs 1
   --out DIR           where results.tap, results.json, junit.xml, index.html and logs/ go
                       (default reports/latest); the run's files replace the previous run's
-  --shard I/N         run only the I-th of N interleaved slices of the cases (1 <= I <= N, e.g.
-                      $CI_NODE_INDEX/$CI_NODE_TOTAL: one CI job of N); python3 -m runner.merge DIR... merges the N folders
-                      (and those of other compositors) as if they were one run
+  --shard I/N         run only the I-th of N interleaved slices of the cases (1 <= I <= N,
+                      e.g. $CI_NODE_INDEX/$CI_NODE_TOTAL: one CI job of N); python3 -m
+                      runner.merge DIR... merges the N folders (and those of other
+                      compositors) as if they were one run
   --spec FILE.xml     the spec author's report on a DocBook text of wm-spec instead of a run:
                       sentences, coverage, lint, profile diff, interop (--check, --results PATH,
                       --out DIR; see python3 -m spectools.cli --help)
