@@ -7,4 +7,4 @@ set -euo pipefail
 cd "$(dirname "$0")"
 tools/install-deps.sh || exit 2
 make -s -j"$(nproc)" >&2 || { echo "framesync: the build failed" >&2; exit 2; }
-exec python3 runner/framesync.py "$@"
+exec python3 -m runner "$@"

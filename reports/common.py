@@ -3,10 +3,7 @@ import json
 import os
 import re
 
-from runner.terms import level_of_clause
-
-PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
-VERDICTS = ["PASS", "FAIL", "SKIP", "UNRESOLVED"]
+from runner.terms import PROFILES, VERDICTS, level_of_clause  # noqa: F401 (the reports import them from here)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -80,37 +77,33 @@ def clause_group(clause_id):
 
 
 def parse_clauses(path):
-    """cases/clauses.txt -> {clause id: {field: value}}.  Records are separated by blank lines;
-    a field is `key: value`, continued on indented lines; `#` lines are comments."""
-    clauses, current, key = {}, None, None
+    """cases/clauses.txt -> {clause id: {field: value}}, read by the one reader of the catalog
+    (spectools.catalog: a malformed file raises CatalogError naming FILE:LINE).  A missing file is
+    an empty catalog: the reports of a run from a case folder without one still work."""
+    from spectools.catalog import parse_clauses as read_catalog
     try:
-        f = open(path, encoding="utf-8")
+        records = read_catalog(path)
     except OSError:
-        return clauses
-    with f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line.startswith("#"):
-                continue
-            if not line.strip():
-                current, key = None, None
-                continue
-            if line[0].isspace():
-                if current is not None and key:
-                    current[key] = (current[key] + " " + line.strip()).strip()
-                continue
-            k, sep, v = line.partition(":")
-            if not sep:
-                continue
-            k, v = k.strip(), v.strip()
-            if k == "clause":
-                current = {"clause": v}
-                clauses[v] = current
-                key = k
-            elif current is not None:
-                current[k] = v
-                key = k
-    return clauses
+        return {}
+    return {c.id: {"clause": c.id, **c.fields} for c in records}
+
+
+def report_command(argv, module, doc, default_name, write, clauses_help):
+    """`python3 -m reports.MODULE results.json [-o FILE] [--clauses FILE]`: the command of a report
+    whose write(results, out, clauses) returns the path it wrote."""
+    import argparse
+    import sys
+    ap = argparse.ArgumentParser(prog="python3 -m " + module, description=doc.split("\n\n")[0])
+    ap.add_argument("results", help="a framesync results.json")
+    ap.add_argument("-o", "--output", help="where to write (default: %s beside results.json)" % default_name)
+    ap.add_argument("--clauses", help=clauses_help)
+    a = ap.parse_args(argv)
+    try:
+        print(write(a.results, a.output, a.clauses))
+    except (OSError, ValueError) as e:
+        print("framesync: %s" % e, file=sys.stderr)
+        return 2
+    return 0
 
 
 def resolve_log(log, results_dir):

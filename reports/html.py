@@ -10,10 +10,8 @@ the cases with filters (verdict, profile, text), and for each failing case its l
 clause's wording, expected/observed, a link to the case log, an SVG timeline drawn from the log's
 `timeline:` section and the case's PNG screenshots, if the log folder has any.
 """
-import argparse
 import base64
 import html
-import math
 import os
 import re
 import sys
@@ -21,29 +19,19 @@ import urllib.parse
 
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from reports.common import (PROFILES, PSEUDO_CLAUSES, ROOT, VERDICTS, case_group, case_level,  # noqa: E402
+from reports.common import (report_command, PROFILES, PSEUDO_CLAUSES, ROOT, VERDICTS, case_group, case_level,  # noqa: E402
                             clause_group, failed_clause, findings, load_results, parse_clauses, parse_timeline,
                             read_text, resolve_log, screenshots)
 from runner.runverdict import recorded  # noqa: E402
+from reports.timeline_svg import fmt_ms, svg_timeline  # noqa: E402
 from runner.terms import LEVELS, describe_level, level_label  # noqa: E402
 
 SYNC_ATOMS = ["_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_NET_WM_SYNC_DRAWN",
               "_NET_WM_FRAME_DRAWN", "_NET_WM_FRAME_TIMINGS", "_NET_WM_SYNC_FENCES"]
-FIXED_LANES = ["screen", "wm", "harness"]
-COUNTER_KINDS = ("counter-set", "counter-change")
 IMAGE_EMBED_LIMIT = 3 * 1024 * 1024     # per image; bigger ones are linked
 IMAGES_TOTAL_LIMIT = 24 * 1024 * 1024
 
 esc = html.escape
-
-
-def fmt_ms(ms):
-    ms = float(ms or 0)
-    if ms >= 10000:
-        return "%.1f s" % (ms / 1000)
-    if ms >= 1000:
-        return "%.2f s" % (ms / 1000)
-    return "%.1f ms" % ms
 
 
 def anchor(case):
@@ -58,151 +46,6 @@ def href_for(path, page_dir):
     if not rel.startswith(".." + os.sep) and rel != "..":
         return urllib.parse.quote(rel.replace(os.sep, "/"))
     return "file://" + urllib.parse.quote(path)
-
-
-# ---------------------------------------------------------------- the SVG timeline
-
-def kind_colour(kind):
-    fixed = {"sync-request": "#7b3fbf", "configure-notify": "#1f77b4", "counter-set": "#2ca02c",
-             "counter-change": "#17a589", "shows": "#d68910", "step": "#888888", "done": "#aab7b8",
-             "send-event": "#c0392b", "configure-window": "#2874a6", "set-counter": "#1e8449",
-             "frame-drawn": "#af601a", "sync-drawn": "#af601a", "map-notify": "#5d6d7e"}
-    if kind in fixed:
-        return fixed[kind]
-    h = 0
-    for ch in kind:
-        h = (h * 31 + ord(ch)) % 360
-    return "hsl(%d,55%%,42%%)" % h
-
-
-def parse_number(text):
-    try:
-        return int(text, 0)
-    except (TypeError, ValueError):
-        try:
-            return float(text)
-        except (TypeError, ValueError):
-            return None
-
-
-def svg_timeline(records, width=1160):
-    """One lane per source (clients, screen, wm, harness), a mark per record (hover: the record),
-    the counters' values as step lines, and a marker on the `<-- here` record.  The time axis is
-    linear within bursts; long gaps are compressed (log scale) and labelled with their length."""
-    if not records:
-        return ""
-    left, right, top, lane_h = 74, 24, 22, 26
-    clients = []
-    for r in records:
-        if r.source not in FIXED_LANES and r.source not in clients:
-            clients.append(r.source)
-    lanes = sorted(clients) + [s for s in FIXED_LANES if any(r.source == s for r in records)]
-    lane_y = {s: top + i * lane_h + lane_h / 2 for i, s in enumerate(lanes)}
-    times = sorted({r.t_ms for r in records})
-    acc = [0.0]
-    for a, b in zip(times, times[1:]):
-        acc.append(acc[-1] + math.log1p(max(0.0, b - a) / 0.02))
-    span = acc[-1] or 1.0
-    plot_w = width - left - right
-    xpos = {t: left + (a / span) * plot_w if acc[-1] else left + plot_w / 2 for t, a in zip(times, acc)}
-
-    series = {}
-    for r in records:
-        if r.kind in COUNTER_KINDS and "value" in r.fields:
-            v = parse_number(r.fields["value"])
-            if v is not None:
-                key = "%s counter %s" % (r.source, r.fields.get("index") or r.fields.get("counter") or "?")
-                series.setdefault(key, []).append((r, v))
-    lanes_bottom = top + len(lanes) * lane_h
-    distinct = {v for pts in series.values() for _, v in pts}
-    counter_h = (110 if len(distinct) > 2 else 60) if series else 0
-    counter_top = lanes_bottom + 18
-    axis_y = (counter_top + counter_h + 10) if series else lanes_bottom + 8
-    height = axis_y + 34
-    out = ['<svg class="timeline" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           'viewBox="0 0 %d %d" role="img" aria-label="timeline of the case">' % (width, height, width, height)]
-    # lanes
-    for i, s in enumerate(lanes):
-        y = top + i * lane_h
-        out.append('<rect x="%d" y="%d" width="%d" height="%d" class="lane%d"/>' % (left, y, plot_w, lane_h, i % 2))
-        out.append('<text x="%d" y="%.1f" class="lanelabel">%s</text>' % (left - 8, y + lane_h / 2 + 4, esc(s)))
-    # compressed gaps
-    for a, b in zip(times, times[1:]):
-        if b - a > 20:
-            xa, xb = xpos[a] + 3, xpos[b] - 3
-            if xb - xa > 6:
-                out.append('<rect x="%.1f" y="%d" width="%.1f" height="%d" class="gap"><title>%s</title></rect>'
-                           % (xa, top, xb - xa, axis_y - top, esc("%.1f ms without records" % (b - a))))
-                out.append('<text x="%.1f" y="%d" class="gaplabel">+%s</text>' % ((xa + xb) / 2, top - 6, esc(fmt_ms(b - a))))
-    # the marker on the <-- here record
-    here = [r for r in records if r.here]
-    for r in here:
-        x = xpos[r.t_ms]
-        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" class="here"/>' % (x, top - 2, x, axis_y))
-    # marks, with the kind written where there is room
-    free = {s: 0.0 for s in lanes}
-    for r in sorted(records, key=lambda r: (xpos[r.t_ms], r.seq)):
-        x, y = xpos[r.t_ms], lane_y[r.source]
-        colour = kind_colour(r.kind)
-        cls = "mark here-mark" if r.here else "mark"
-        out.append('<circle cx="%.1f" cy="%.1f" r="%s" fill="%s" class="%s"><title>%s</title></circle>'
-                   % (x, y, "6" if r.here else "3.5", colour, cls, esc(r.text)))
-        if r.here or x >= free[r.source]:
-            label = ("here: " if r.here else "") + r.kind
-            w = 5.6 * len(label)
-            if x + 5 + w <= left + plot_w:
-                out.append('<text x="%.1f" y="%.1f" class="kind%s">%s</text>'
-                           % (x + 5, y - 5, " herelabel" if r.here else "", esc(label)))
-            else:  # at the right edge: written to the left of the mark
-                out.append('<text x="%.1f" y="%.1f" class="kind%s" text-anchor="end">%s</text>'
-                           % (x - 5, y - 5, " herelabel" if r.here else "", esc(label)))
-            free[r.source] = x + w + 8
-    # counter values
-    if series:
-        values = [v for pts in series.values() for _, v in pts]
-        vmin, vmax = min(values), max(values)
-        out.append('<rect x="%d" y="%d" width="%d" height="%d" class="counterbox"/>' % (left, counter_top, plot_w, counter_h))
-        if vmax != vmin:
-            out.append('<text x="%d" y="%d" class="lanelabel">%s</text>' % (left - 8, counter_top + 10, esc(str(vmax))))
-            out.append('<text x="%d" y="%d" class="lanelabel">%s</text>' % (left - 8, counter_top + counter_h, esc(str(vmin))))
-        out.append('<text x="%d" y="%.1f" class="lanelabel">counters</text>' % (left - 8, counter_top + counter_h / 2 + 4))
-
-        def cy(v):
-            if vmax == vmin:
-                return counter_top + counter_h / 2
-            return counter_top + 6 + (1.0 - float(v - vmin) / float(vmax - vmin)) * (counter_h - 12)
-        palette = ["#2ca02c", "#d62728", "#1f77b4", "#9467bd", "#8c564b", "#e377c2"]
-        for n, (key, pts) in enumerate(sorted(series.items())):
-            colour = palette[n % len(palette)]
-            pts = sorted(pts, key=lambda p: (p[0].t_ms, p[0].seq))
-            d = "M%.1f,%.1f" % (xpos[pts[0][0].t_ms], cy(pts[0][1]))
-            for r, v in pts[1:]:
-                d += " H%.1f V%.1f" % (xpos[r.t_ms], cy(v))
-            d += " H%.1f" % (left + plot_w)
-            out.append('<path d="%s" class="step" stroke="%s"><title>%s</title></path>' % (d, colour, esc(key)))
-            last_label = -1e9
-            for r, v in pts:
-                x, y = xpos[r.t_ms], cy(v)
-                out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s</title></circle>' % (x, y, colour, esc(r.text)))
-                if x - last_label > 44:
-                    out.append('<text x="%.1f" y="%.1f" class="value" fill="%s">%s</text>' % (x + 4, y - 4, colour, esc(str(v))))
-                    last_label = x
-            out.append('<text x="%d" y="%d" class="legend" fill="%s">%s</text>'
-                       % (left + 6 + 150 * n, counter_top + 13, colour, esc(key)))
-    # time axis
-    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" class="axis"/>' % (left, axis_y, left + plot_w, axis_y))
-    last = -1e9
-    for t in times:
-        x = xpos[t]
-        if x - last >= 62:
-            out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" class="axis"/>' % (x, axis_y, x, axis_y + 4))
-            out.append('<text x="%.1f" y="%d" class="tick">%s</text>'
-                       % (x, axis_y + 15, esc(("%.3f" if t < 10 else "%.1f" if t < 1000 else "%.0f") % t)))
-            last = x
-    out.append('<text x="%d" y="%d" class="axistitle">ms since the case began (bursts linear, long gaps '
-               'compressed); hover a mark for its record</text>' % (left, axis_y + 30))
-    out.append("</svg>")
-    return "\n".join(out)
 
 
 # ---------------------------------------------------------------- the page
@@ -629,17 +472,8 @@ def write(results_path, out_path=None, clauses_path=None):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python3 -m reports.html", description=__doc__.split("\n\n")[0])
-    ap.add_argument("results", help="a framesync results.json")
-    ap.add_argument("-o", "--output", help="where to write (default: index.html beside results.json)")
-    ap.add_argument("--clauses", help="the clause catalog (default: cases/clauses.txt of this checkout)")
-    a = ap.parse_args(argv)
-    try:
-        print(write(a.results, a.output, a.clauses))
-    except (OSError, ValueError) as e:
-        print("framesync: %s" % e, file=sys.stderr)
-        return 2
-    return 0
+    return report_command(argv, "reports.html", __doc__, "index.html", write,
+                          "the clause catalog (default: cases/clauses.txt of this checkout)")
 
 
 if __name__ == "__main__":

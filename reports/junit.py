@@ -11,7 +11,6 @@ message=reason/>.  Each suite's properties carry the run's verdict (run.verdict,
 results.json records one.  The attributes and elements are those of the Jenkins/Ant JUnit schema
 (junit-10.xsd).
 """
-import argparse
 import os
 import re
 import socket
@@ -20,7 +19,7 @@ import xml.etree.ElementTree as ET
 
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from reports.common import (PROFILES, ROOT, case_group, case_level, load_results, parse_clauses,  # noqa: E402
+from reports.common import (report_command, PROFILES, ROOT, case_group, case_level, load_results, parse_clauses,  # noqa: E402
                             read_text, resolve_log)
 from runner.runverdict import recorded  # noqa: E402
 from runner.terms import describe_level, level_label  # noqa: E402
@@ -151,17 +150,8 @@ def write(results_path, out_path=None, clauses_path=None):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python3 -m reports.junit", description=__doc__.split("\n\n")[0])
-    ap.add_argument("results", help="a framesync results.json")
-    ap.add_argument("-o", "--output", help="where to write (default: junit.xml beside results.json)")
-    ap.add_argument("--clauses", help="the clause catalog, for the levels of older results (default: cases/clauses.txt)")
-    a = ap.parse_args(argv)
-    try:
-        print(write(a.results, a.output, a.clauses))
-    except (OSError, ValueError) as e:
-        print("framesync: %s" % e, file=sys.stderr)
-        return 2
-    return 0
+    return report_command(argv, "reports.junit", __doc__, "junit.xml", write,
+                          "the clause catalog, for the levels of older results (default: cases/clauses.txt)")
 
 
 if __name__ == "__main__":

@@ -380,96 +380,9 @@ def auto_comment(r):
     return reason[:160]
 
 
-# ---- the runner's options (runner/framesync.py calls these) ----
-
-class Gate:
-    """--baseline FILE, --update-baseline FILE, --reruns N, --matrix [matrix options], taken out of
-    the runner's command line before it parses the rest."""
-
-    def __init__(self):
-        self.baseline = None
-        self.update = None
-        self.reruns = 2
-        self.matrix = False
-        self.matrix_args = []
-
-    def finish(self, results_json, harness_args, rc):
-        """After the run: re-runs and comparison.  Returns the exit status: the run's own when no
-        baseline option was given, else 0 exactly when the results match (or were written)."""
-        if not self.baseline and not self.update:
-            return rc
-        if rc not in (0, 1):
-            return rc  # the run itself did not complete: a usage error or an interrupt
-        argv = ["--results", results_json, "--reruns", str(self.reruns)]
-        if "--allow-empty" in harness_args:
-            argv.append("--allow-empty")
-        if self.baseline:
-            argv += ["--baseline", self.baseline]
-        if self.update:
-            argv += ["--update-baseline", self.update]
-        keep = []
-        i = 0
-        while i < len(harness_args):  # re-runs reach the same compositor and cases
-            a = harness_args[i]
-            name = a.split("=", 1)[0]
-            if name in ("--wm", "--ready", "--wm-timeout", "--cases", "--timeout-scale"):
-                keep += [a] if "=" in a else harness_args[i:i + 2]
-                i += 1 if "=" in a else 2
-                continue
-            i += 1
-        return main(argv, rerun_args=keep)
-
-
-def split_runner_args(argv):
-    """-> (the runner's other arguments, Gate)."""
-    g, rest, i = Gate(), [], 0
-    while i < len(argv):
-        a = argv[i]
-        name, eq, val = a.partition("=")
-        if name == "--matrix":
-            g.matrix = True
-            g.matrix_args = [x for x in argv[:i] + argv[i + 1:]]
-            return [], g
-        if name in ("--baseline", "--update-baseline", "--reruns"):
-            if not eq:
-                if i + 1 >= len(argv):
-                    sys.stderr.write("framesync: option %s needs a value; see --help\n" % name)
-                    sys.exit(2)
-                i += 1
-                val = argv[i]
-            if name == "--baseline":
-                g.baseline = val
-            elif name == "--update-baseline":
-                g.update = val
-            else:
-                try:
-                    g.reruns = int(val)
-                except ValueError:
-                    g.reruns = -1
-                if g.reruns < 0:
-                    sys.stderr.write("framesync: --reruns takes a number (0 or more), not `%s`\n" % val)
-                    sys.exit(2)
-        else:
-            rest.append(a)
-        i += 1
-    return rest, g
-
-
-RUNNER_HELP = """\
-baselines and the matrix (runner/baseline.py, runner/matrix.py):
-  --baseline FILE     exit 0 exactly when the results match FILE (baselines/NAME.txt); new
-                      failures (with their levels), new passes, new flakes and new skips are
-                      listed; a run that tested nothing matches nothing without --allow-empty
-  --update-baseline FILE  write FILE from the results (keeps the comments of its lines; Fail
-                      lines get [level LEVEL])
-  --reruns N          re-run failing cases up to N times to tell flakes (default 2)
-  --matrix            every installed compositor of compositors/ with its baseline; writes
-                      reports/matrix.md and .html (python3 -m runner.matrix --help)
-"""
-
-
 def main(argv=None, rerun_args=None):
-    ap = argparse.ArgumentParser(description="compare framesync results with an expectation baseline")
+    ap = argparse.ArgumentParser(prog="python3 -m runner.baseline",
+                                 description="compare framesync results with an expectation baseline")
     ap.add_argument("--results", required=True, help="results.json (the merged one in OUT/)")
     ap.add_argument("--baseline", help="the baseline file to compare with")
     ap.add_argument("--update-baseline", metavar="FILE", help="write FILE from the results (keeps existing comments)")

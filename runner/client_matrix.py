@@ -18,69 +18,26 @@ Standard library only.
 """
 import argparse
 import os
-import subprocess
 import sys
-import time
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from runner import baseline as bl  # noqa: E402
-from runner.terms import describe_level  # noqa: E402
+from runner import baseline as bl, matrix_runs
+from runner.terms import PROFILES, describe_level
 
-ROOT = bl.ROOT
-HARNESS = bl.HARNESS
-PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
 FEATURES = ["client-participates", "client-extended", "client-maps-odd", "client-animates", "client-fences",
             "client-drawn-timeout"]
 
 
-def log(msg):
-    sys.stderr.write("client-matrix: %s\n" % msg)
-    sys.stderr.flush()
+log = matrix_runs.logger("client-matrix")
 
 
 def list_clients():
-    """[(name, installed, command)] from `framesync --list-clients`."""
-    p = subprocess.run([HARNESS, "--list-clients"], capture_output=True, text=True)
-    if p.returncode != 0:
-        raise SystemExit("client-matrix: framesync --list-clients failed:\n" + p.stderr)
-    out = []
-    for line in p.stdout.splitlines()[1:]:
-        parts = line.split(None, 2)
-        if len(parts) == 3:
-            out.append((parts[0], parts[1] == "yes", parts[2]))
-    return out
+    """[(name, installed, command)] from `framesync-harness --list-clients`."""
+    return [(r[0], r[1] == "yes", r[2]) for r in matrix_runs.listing("--list-clients", 3, "client-matrix")]
 
 
-def run_one(name, args):
-    out = os.path.join(args.out, name)
-    os.makedirs(out, exist_ok=True)
-    start = time.monotonic()
-    if not args.reuse:
-        log("%s: running" % name)
-        cmd = [HARNESS, "--client", name, "--out", out]
-        with open(os.path.join(out, "tap.txt"), "w") as tap:
-            subprocess.run(cmd, stdout=tap, stderr=subprocess.STDOUT)
-    run = {"name": name, "out": out, "results": {}, "doc": None}
-    try:
-        run["doc"] = bl.load_results(os.path.join(out, "results.json"))
-    except (OSError, ValueError, bl.BaselineError) as e:
-        run["error"] = "no results.json: %s" % e
-        return run
-    run["results"] = bl.statuses_of(run["doc"])
-    if args.reuse:
-        k = 1
-        while bl.apply_rerun(run["results"], os.path.join(out, "rerun-%d" % k, "results.json")):
-            k += 1
-    elif args.reruns > 0:
-        bl.rerun_failures(run["results"], out, args.reruns, ["--client", name],
-                          log=lambda m: log("%s: %s" % (name, m)))
-    run["wall"] = (run["doc"].get("wall_ms", 0) / 1000.0) if args.reuse else time.monotonic() - start
-    return run
-
-
-def gate(run, args):
-    bl.gate(run, os.path.join(ROOT, "baselines", "clients", run["name"] + ".txt"), args.update_baselines)
+def run_client(name, args):
+    # one at a time: a browser takes both cores of a small machine
+    return matrix_runs.run_one(name, ["--client", name], args.out, args.reruns, args.reuse, log)
 
 
 def features_by_profile(run):
@@ -91,12 +48,6 @@ def features_by_profile(run):
         out[prof] = {n: (f.get("present"), f.get("detail", "")) for n, f in (t.get("features") or {}).items()
                      if n in FEATURES}
     return out
-
-
-def findings(run):
-    """The client clauses broken, with their levels (cases/clauses.txt, binds: client)."""
-    from reports.common import findings as f
-    return f((run.get("doc") or {}).get("cases", []), bl.catalog())
 
 
 def counts(run):
@@ -136,7 +87,7 @@ def write_md(path, runs, missing):
             lines.append("| %s | %s | %s |" % (run["name"], prof, " | ".join(cells)))
     lines += ["", "## Findings (client clauses broken)", ""]
     for run in runs:
-        fs = findings(run)
+        fs = matrix_runs.findings_of(run)
         lines.append("- **%s**: %s" % (run["name"], "none" if not fs else ""))
         for f in fs:
             lines.append("  - `%s` (%s): %s" % (f["clause"], describe_level(f["level"]), "; ".join(f["summary"])))
@@ -151,7 +102,7 @@ def main(argv=None):
     ap.add_argument("--only", help="comma-separated client names (default: every installed one)")
     ap.add_argument("--reruns", type=int, default=1, help="re-run failing cases up to N times (default 1)")
     ap.add_argument("--out", default="/tmp/framesync-client-matrix", help="where each run's output goes")
-    ap.add_argument("--report-dir", default=os.path.join(ROOT, "reports"), help="where client-matrix.md goes")
+    ap.add_argument("--report-dir", default=os.path.join(matrix_runs.ROOT, "reports"), help="where client-matrix.md goes")
     ap.add_argument("--reuse", action="store_true", help="run nothing: the report from an earlier run in --out")
     ap.add_argument("--update-baselines", action="store_true", help="write baselines/clients/NAME.txt")
     args = ap.parse_args(argv)
@@ -162,9 +113,9 @@ def main(argv=None):
         return 2
     chosen = [k for k in known if not only or k[0] in only]
     missing = [k[0] for k in chosen if not k[1]]
-    runs = [run_one(k[0], args) for k in chosen if k[1]]
+    runs = [run_client(k[0], args) for k in chosen if k[1]]
     for run in runs:
-        gate(run, args)
+        matrix_runs.gate(run, os.path.join(matrix_runs.ROOT, "baselines", "clients"), args.update_baselines)
         log("%s: %.0f s, %s; %s" % (run["name"], run.get("wall", 0), counts(run), run["gate"]))
     os.makedirs(args.report_dir, exist_ok=True)
     md = os.path.join(args.report_dir, "client-matrix.md")

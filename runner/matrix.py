@@ -19,21 +19,16 @@ Standard library only.
 import argparse
 import concurrent.futures
 import html
-import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from runner import baseline as bl  # noqa: E402
-from runner.terms import describe_level, level_label  # noqa: E402
+from runner import baseline as bl
+from runner.matrix_runs import ROOT, findings_of, gate, gate_lines, listing, logger, run_one
+from runner.terms import PROFILES, describe_level, level_label
 
-ROOT = bl.ROOT
-HARNESS = bl.HARNESS
-PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
+log = logger("matrix")
 # the atoms of the protocols under test, shown as the compositor's claims
 CLAIM_ATOMS = ["_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_NET_WM_SYNC_DRAWN",
                "_NET_WM_FRAME_DRAWN", "_NET_WM_FRAME_TIMINGS", "_NET_WM_SYNC_FENCES", "_NET_WM_MOVERESIZE"]
@@ -65,22 +60,9 @@ def annotate(results):
 CELL = {"Pass": "ok", "Fail": "FAIL", "Unresolved": "UNRESOLVED", "Skip": "skip", "Flake": "FLAKE"}
 
 
-def log(msg):
-    sys.stderr.write("matrix: %s\n" % msg)
-    sys.stderr.flush()
-
-
 def list_wms():
-    """[(name, installed, composites, ready, command)] from `framesync --list-wms`."""
-    p = subprocess.run([HARNESS, "--list-wms"], capture_output=True, text=True)
-    if p.returncode != 0:
-        raise SystemExit("matrix: framesync --list-wms failed:\n" + p.stderr)
-    out = []
-    for line in p.stdout.splitlines()[1:]:
-        parts = line.split(None, 4)
-        if len(parts) == 5:
-            out.append((parts[0], parts[1] == "yes", parts[2] == "yes", parts[3], parts[4]))
-    return out
+    """[(name, installed, composites, ready, command)] from `framesync-harness --list-wms`."""
+    return [(r[0], r[1] == "yes", r[2] == "yes", r[3], r[4]) for r in listing("--list-wms", 5, "matrix")]
 
 
 def merged_cases(out):
@@ -97,59 +79,11 @@ def merged_cases(out):
     return dst
 
 
-def run_one(name, args, cases):
-    out = os.path.join(args.out, name)
-    os.makedirs(out, exist_ok=True)
-    cmd = [HARNESS, "--wm", name, "--cases", cases, "--out", out]
-    if args.timeout_scale:
-        cmd += ["--timeout-scale", args.timeout_scale]
-    if args.filter:
-        cmd += ["--filter", args.filter]
-    start = time.monotonic()
-    if args.reuse:  # the reports again from an earlier run's files, nothing is run
-        class _P:
-            returncode = 1
-        p = _P()
-        for sub in ["."] + sorted(d for d in os.listdir(out) if d.startswith("rerun-")) if os.path.isdir(out) else []:
-            try:
-                with open(os.path.join(out, sub, "results.json")) as f:
-                    start -= json.load(f).get("wall_ms", 0) / 1000.0
-            except (OSError, ValueError):
-                pass
-    else:
-        log("%s: running" % name)
-        with open(os.path.join(out, "tap.txt"), "w") as tap:
-            p = subprocess.run(cmd, stdout=tap, stderr=subprocess.STDOUT)
-    wall = time.monotonic() - start
-    run = {"name": name, "rc": p.returncode, "wall": wall, "out": out, "results": {}, "doc": None}
-    try:
-        run["doc"] = bl.load_results(os.path.join(out, "results.json"))
-    except (OSError, ValueError, bl.BaselineError) as e:
-        run["error"] = "no results.json: %s" % e
-        return run
-    if p.returncode == 2 or not run["doc"].get("cases"):
-        run["error"] = run["doc"].get("status", "exit %d" % p.returncode)
-        return run
-    run["results"] = bl.statuses_of(run["doc"])
-    if args.reuse:
-        k = 1
-        while bl.apply_rerun(run["results"], os.path.join(out, "rerun-%d" % k, "results.json")):
-            k += 1
-        annotate(run["results"])
-        return run
-    if args.reruns > 0:
-        rr = time.monotonic()
-        bl.rerun_failures(run["results"], out, args.reruns, ["--wm", name, "--cases", cases],
-                          log=lambda m: log("%s: %s" % (name, m)))
-        run["rerun_wall"] = time.monotonic() - rr
-    run["wall"] = time.monotonic() - start
-    annotate(run["results"])
-    log("%s: done in %.0f s (exit %d)" % (name, run["wall"], p.returncode))
-    return run
-
-
-def gate(run, args):
-    bl.gate(run, os.path.join(ROOT, "baselines", run["name"] + ".txt"), args.update_baselines)
+def run_wm(name, args, cases):
+    extra = (["--timeout-scale", args.timeout_scale] if args.timeout_scale else []) + \
+        (["--filter", args.filter] if args.filter else [])
+    return run_one(name, ["--wm", name, "--cases", cases], args.out, args.reruns, args.reuse, log, extra=extra,
+                   annotate=annotate)
 
 
 # ---------------------------------------------------------------- reports
@@ -175,13 +109,6 @@ def feature_rows(run):
         else:
             rows.append(([prof], feats))
     return rows
-
-
-def findings_of(run):
-    from reports.common import findings
-    doc = run.get("doc") or {}
-    # with each case's profiles (the harness's list has none), and levels for older results
-    return findings(doc.get("cases", []), bl.catalog())
 
 
 def finding_md(f):
@@ -220,17 +147,13 @@ def short(text, n=90):
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def write_md(path, runs, missing, wall, args):
-    ran = [r for r in runs]
-    L = ["# framesync matrix", "",
-         "Generated by `runner/matrix.py` in %.0f s wall time (%d compositor(s) %d at a time, up to %d re-runs of "
-         "failing cases). Cells: `ok`, `FAIL`, `UNRESOLVED`, `FLAKE` (failed, passed on a re-run), `skip` "
-         "(the reason is in the notes below the table)." % (wall, len(ran), args.jobs, args.reruns), ""]
-    L.append("## What each compositor claims at start-up and how it compares with its baseline")
-    L.append("")
-    L.append("| compositor | wm name | composites (_NET_WM_CM_S0) | ready ms | " + " | ".join(a.replace("_NET_WM_", "") for a in CLAIM_ATOMS) + " | wall s | run | baseline |")
-    L.append("|---" * (5 + len(CLAIM_ATOMS) + 2) + "|")
-    for run in ran:
+def md_claims(runs, missing):
+    """What each compositor claims at start-up, its run's verdict and its baseline's."""
+    L = ["## What each compositor claims at start-up and how it compares with its baseline", "",
+         "| compositor | wm name | composites (_NET_WM_CM_S0) | ready ms | "
+         + " | ".join(a.replace("_NET_WM_", "") for a in CLAIM_ATOMS) + " | wall s | run | baseline |",
+         "|---" * (5 + len(CLAIM_ATOMS) + 2) + "|"]
+    for run in runs:
         cl = claims(run)
         verdict = bl.run_verdict_of(run)[0]
         if not cl:
@@ -241,33 +164,41 @@ def write_md(path, runs, missing, wall, args):
             run["name"], cl["name"] or "-", "yes" if cl["composites"] else "no", cl["ready_ms"] or 0,
             " | ".join("listed" if a in cl["supported"] else "-" for a in CLAIM_ATOMS), run["wall"],
             verdict, run.get("gate", "")))
-    empty = bl.runs_that_tested_nothing(ran)
+    empty = bl.runs_that_tested_nothing(runs)
     if empty:
         L += ["", "Runs that tested nothing (the run column; `./run-tests.sh --baseline` does not pass such a run "
                   "without --allow-empty, the baseline column here compares the results only):", ""]
         L += ["- **%s**: %s: %s" % (name, word, reason) for name, word, reason in empty]
     if missing:
         L += ["", "Not installed here (not run): " + ", ".join(missing) + "."]
-    L += ["", "## What each compositor implements (probed at start-up)", "",
-          "| compositor | profiles | " + " | ".join(FEATURE_COLUMNS) + " |",
-          "|---|---|" + "---|" * len(FEATURE_COLUMNS)]
-    for run in ran:
+    return L
+
+
+def md_features(runs):
+    L = ["", "## What each compositor implements (probed at start-up)", "",
+         "| compositor | profiles | " + " | ".join(FEATURE_COLUMNS) + " |",
+         "|---|---|" + "---|" * len(FEATURE_COLUMNS)]
+    for run in runs:
         for profs, feats in feature_rows(run):
             L.append("| %s | %s | %s |" % (run["name"], ", ".join(profs), " | ".join(
                 {"present": "yes", "absent": "-"}.get(feats.get(f, ("?",))[0], "?")
                 for f in FEATURE_COLUMNS)))
     L += ["", "## Findings: distinct clauses broken, each once, with the level of the clause's keyword", ""]
-    for run in ran:
+    for run in runs:
         found = findings_of(run)
         L.append("- **%s**: %s" % (run["name"], "none" if not found else "; ".join(finding_md(f) for f in found)))
-    L += ["", "## Results", ""]
-    names = [r["name"] for r in ran]
-    L.append("| case [profile] | clause | " + " | ".join(names) + " |")
-    L.append("|---|---|" + "---|" * len(names))
+    return L
+
+
+def md_results(runs):
+    """compositor x case [profile]; a skip's reason is a numbered note below the table."""
+    names = [r["name"] for r in runs]
+    L = ["", "## Results", "", "| case [profile] | clause | " + " | ".join(names) + " |",
+         "|---|---|" + "---|" * len(names)]
     notes, note_ids = [], {}
-    for k, (_, cid, prof, clause) in rows_of(ran):
+    for k, (_, cid, prof, clause) in rows_of(runs):
         cells = []
-        for run in ran:
+        for run in runs:
             r = run["results"].get(k)
             if not r:
                 cells.append("")
@@ -284,8 +215,12 @@ def write_md(path, runs, missing, wall, args):
     if notes:
         L += ["", "Skip reasons:", ""]
         L += ["%d. %s" % (i + 1, n) for i, n in enumerate(notes)]
-    L += ["", "## Failures, with the diagnostic's reason", ""]
-    for run in ran:
+    return L
+
+
+def md_failures(runs):
+    L = ["", "## Failures, with the diagnostic's reason", ""]
+    for run in runs:
         bad = [(k, r) for k, r in sorted(run["results"].items()) if r["status"] in ("Fail", "Unresolved", "Flake")]
         if run.get("error"):
             L += ["### %s" % run["name"], "", "did not run: `%s`" % short(run["error"], 400), ""]
@@ -297,10 +232,16 @@ def write_md(path, runs, missing, wall, args):
             L.append("- `%s` %s: %s%s" % (k, failure_status(r), short(r["reason"], 220),
                                           (" — **%s**" % r["note"]) if r.get("note") else ""))
         L.append("")
-    L += ["## Baseline comparison", "", "```"]
-    for run in ran:
-        L.append(run.get("gate_text") or "%s: %s" % (run["name"], run.get("gate", "")))
-    L += ["```", ""]
+    return L
+
+
+def write_md(path, runs, missing, wall, args):
+    L = ["# framesync matrix", "",
+         "Generated by `runner/matrix.py` in %.0f s wall time (%d compositor(s) %d at a time, up to %d re-runs of "
+         "failing cases). Cells: `ok`, `FAIL`, `UNRESOLVED`, `FLAKE` (failed, passed on a re-run), `skip` "
+         "(the reason is in the notes below the table)." % (wall, len(runs), args.jobs, args.reruns), ""]
+    L += md_claims(runs, missing) + md_features(runs) + md_results(runs) + md_failures(runs)
+    L += ["## Baseline comparison", "", "```"] + gate_lines(runs) + ["```", ""]
     with open(path, "w") as f:
         f.write("\n".join(L))
 
@@ -365,7 +306,7 @@ def write_html(path, runs, missing, wall, args):
                 esc(cls if cls != "skip" else "skip: " + short(r["reason"], 60)), "</a>" if log_path and cls != "ok" else ""))
         H.append("</tr>")
     H.append("</table><h2>Baseline comparison</h2><pre>%s</pre>" % esc(
-        "\n".join(run.get("gate_text") or "%s: %s" % (run["name"], run.get("gate", "")) for run in runs)))
+        "\n".join(gate_lines(runs))))
     with open(path, "w") as f:
         f.write("\n".join(H))
 
@@ -404,7 +345,7 @@ def main(argv=None):
     cases = os.path.join(args.out, "cases") if args.reuse else merged_cases(args.out)
     start = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        runs = list(pool.map(lambda n: run_one(n, args, cases), todo))
+        runs = list(pool.map(lambda n: run_wm(n, args, cases), todo))
     wall = time.monotonic() - start
     wall_file = os.path.join(args.out, "matrix-wall.txt")
     if args.reuse:
@@ -417,13 +358,12 @@ def main(argv=None):
         with open(wall_file, "w") as f:
             f.write("%.1f\n" % wall)
     for run in runs:
-        gate(run, args)
+        gate(run, os.path.join(ROOT, "baselines"), args.update_baselines)
     os.makedirs(args.report_dir, exist_ok=True)
     md, page = os.path.join(args.report_dir, "matrix.md"), os.path.join(args.report_dir, "matrix.html")
     write_md(md, runs, missing, wall, args)
     write_html(page, runs, missing, wall, args)
-    for run in runs:
-        print(run.get("gate_text") or "%s: %s" % (run["name"], run.get("gate")))
+    print("\n".join(gate_lines(runs)))
     ok = all(run.get("match") for run in runs)
     print("matrix: %d compositor(s) in %.0f s, %s; %s, %s" % (len(runs), wall,
           "all match their baselines" if ok else "NOT all match their baselines", md, page))

@@ -13,7 +13,7 @@ case sets (another checkout, --filter or --profile) or do not add up to the whol
 or given twice); implementations that ran different case sets.
 
 With one implementation the merged results.json is the unsharded run's, case by case, in the
-canonical order (each shard's k-th case is case k*N+I).  With several, each case also names its
+canonical order (shard I/N counts from 1: its k-th case is case k*N+I-1, counting from 0).  With several, each case also names its
 "compositor" (or "client"), and the reports tell the implementations apart.  The probes' crashes
 (probe/FEATURE results) come first; every shard probes, so one crash seen by several shards is
 kept once.
@@ -38,10 +38,15 @@ import sys
 
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from runner.framesync import ROOT, PROFILES, findings_tap, write_json_atomic, yaml_quoted, log_prefix_name  # noqa: E402
+from runner.outdir import log_prefix_name  # noqa: E402
+from runner.results import CaseResult, RunResults, merge_compositors, merge_features  # noqa: E402
+from runner.tapstream import findings_tap, yaml_quoted  # noqa: E402
+from runner.terms import PROFILES  # noqa: E402
 from runner import runverdict  # noqa: E402
 from runner.terms import FAIL_ON  # noqa: E402
 from spectools import interop as intermod  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 from reports.common import findings, parse_clauses  # noqa: E402
 
 RESULT_RE = re.compile(r"^(not )?ok (\d+)(.*)$")
@@ -68,8 +73,9 @@ class Run:
         self.shard = None
         if self.selection and self.selection.get("shard"):
             m = re.match(r"^(\d+)/(\d+)$", str(self.selection["shard"]))
-            if not m:
-                raise MergeError("%s: \"selection\" has shard %r (expected I/N)" % (path, self.selection["shard"]))
+            if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+                raise MergeError("%s: \"selection\" has shard %r (expected I/N with 1 <= I <= N: shards count "
+                                 "from 1)" % (path, self.selection["shard"]))
             self.shard = (int(m.group(1)), int(m.group(2)))
         impls, _ = intermod.implementations_of(self.doc, path)
         self.impl_keys = list(impls)
@@ -190,7 +196,7 @@ def order_selected(key, runs, label):
                 raise MergeError("two results for shard %d/%d of %s: %s and %s"
                                  % (r.shard[0], n, label, seen[r.shard[0]].folder, r.folder))
             seen[r.shard[0]] = r
-        missing = [i for i in range(n) if i not in seen]
+        missing = [i for i in range(1, n + 1) if i not in seen]
         if missing:
             raise MergeError("shard%s %s of %s %s missing (given: %s)" % (
                 "s" if len(missing) > 1 else "", ", ".join("%d/%d" % (i, n) for i in missing), label,
@@ -199,7 +205,7 @@ def order_selected(key, runs, label):
         for r in sharded:
             mine = [c for c in r.doc["cases"] if r.key_of(c) == key and not is_incident(c)]
             for k, c in enumerate(mine):
-                placed[k * n + r.shard[0]] = (c, r)
+                placed[k * n + r.shard[0] - 1] = (c, r)
         ordered = [placed[i] for i in sorted(placed)]
     else:
         ordered = [(c, r) for r in runs for c in r.doc["cases"] if r.key_of(c) == key and not is_incident(c)]
@@ -265,29 +271,12 @@ def copy_logs(case, run, out, sub):
 
 def merged_features(runs):
     """Each compositor command's probed feature table, once (shards of one compositor share it)."""
-    tables, seen = [], set()
-    for r in runs:
-        for t in r.doc.get("features", []):
-            if t.get("command") not in seen:
-                seen.add(t.get("command"))
-                tables.append(t)
-    return tables
+    return merge_features(r.doc for r in runs)
 
 
 def merged_compositors(runs):
-    out, seen = [], {}
-    for r in runs:
-        for c in r.doc.get("compositors", []):
-            key = (c.get("profile"), c.get("command"))
-            if key not in seen:
-                seen[key] = dict(c, supported=list(c.get("supported", [])))
-                out.append(seen[key])
-            else:
-                first = seen[key]
-                first["composites"] = bool(first.get("composites") or c.get("composites"))
-                first["supported"] += [a for a in c.get("supported", []) if a not in first["supported"]]
-    out.sort(key=lambda c: PROFILES.index(c.get("profile")) if c.get("profile") in PROFILES else 9)
-    return out
+    out = merge_compositors(c for r in runs for c in r.doc.get("compositors", []))
+    return sorted(out, key=lambda c: PROFILES.index(c.get("profile")) if c.get("profile") in PROFILES else 9)
 
 
 def tap_text(entries, multi, labels, doc, verdict):
@@ -427,18 +416,17 @@ def merge(folders, out, cases_dir, allow_empty=False, fail_on="any"):
     selections = [r.selection for r in runs if r.selection]
     catalog = parse_clauses(os.path.join(cases_dir, "clauses.txt"))   # the levels of results without them
     verdict = judge(ordered, groups, labels, catalog, allow_empty, fail_on)
-    doc = {"format": "framesync-results-1",
-           "started": min((r.doc.get("started") or "") for r in runs),
-           "status": "complete" if not statuses else "; ".join(statuses),
-           "run": {k: verdict[k] for k in ("verdict", "reason", "exit_status")},
-           "wall_ms": max(float(r.doc.get("wall_ms") or 0) for r in runs),
-           "compositors": merged_compositors(runs), "features": merged_features(runs),
-           "findings": findings(cases, catalog), "cases": cases}
-    if selections and len(selections) == len(runs) and not multi:
-        doc["selection"] = {"cases": selections[0].get("cases"), "digest": selections[0].get("digest"), "shard": None}
-    if len({(s.get("cases"), s.get("digest")) for s in selections}) == 1 and multi:
-        doc["selection"] = {"cases": selections[0].get("cases"), "digest": selections[0].get("digest"), "shard": None}
-    write_json_atomic(os.path.join(out, "results.json"), doc)
+    merged = RunResults(started=min((r.doc.get("started") or "") for r in runs),
+                        status="complete" if not statuses else "; ".join(statuses),
+                        run={k: verdict[k] for k in ("verdict", "reason", "exit_status")},
+                        wall_ms=max(float(r.doc.get("wall_ms") or 0) for r in runs),
+                        compositors=merged_compositors(runs), features=merged_features(runs),
+                        findings=findings(cases, catalog), cases=[CaseResult.from_json(c) for c in cases])
+    one_cut = len({(s.get("cases"), s.get("digest")) for s in selections}) == 1
+    if (selections and len(selections) == len(runs) and not multi) or (one_cut and multi):
+        merged.selection = {"cases": selections[0].get("cases"), "digest": selections[0].get("digest"), "shard": None}
+    merged.write(os.path.join(out, "results.json"))
+    doc = merged.to_json()
     with open(os.path.join(out, "results.tap"), "w", encoding="utf-8") as f:
         f.write(tap_text(entries, multi, labels, doc, verdict))
     refs = None

@@ -5,13 +5,14 @@ import os
 import re
 import subprocess
 
-PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
+from runner.terms import PROFILES
 FIELDS = ("clause", "profiles", "section", "keyword", "binds", "testable", "wording", "note")
 CLAUSE_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*(?:/[A-Za-z0-9][A-Za-z0-9_.+-]*)+$")
 
 
-class CatalogError(Exception):
-    """Malformed catalog input; the message names FILE:LINE and what was expected."""
+class CatalogError(ValueError):
+    """Malformed catalog input; the message names FILE:LINE and what was expected (a ValueError:
+    the reports' commands say it as they say a malformed results.json)."""
 
 
 class Clause:

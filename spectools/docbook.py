@@ -112,6 +112,110 @@ def _entity_text(name):
     return html.entities.html5.get(name + ";")
 
 
+class _Reader:
+    """expat's handlers while a DocBook file is read: which section and blocks are open, and what
+    text goes where."""
+
+    def __init__(self, doc, parser):
+        self.doc, self.parser = doc, parser
+        self.section = None
+        self.stack, self.blocks, self.title_of = [], [], []
+        self.skip = 0
+        self.releaseinfo = None         # the words of <releaseinfo> while it is open
+        parser.StartElementHandler = self.start
+        parser.EndElementHandler = self.end
+        parser.CharacterDataHandler = self.add_text
+        parser.SkippedEntityHandler = self.skipped
+
+    def current_block(self):
+        return self.blocks[-1] if self.blocks else None
+
+    def add_text(self, text):
+        if self.skip:
+            return
+        b = self.current_block()
+        if b is not None:
+            b.chars.append((text, self.parser.CurrentLineNumber))
+        if self.releaseinfo is not None:
+            self.releaseinfo.append(text)
+
+    def start(self, tag, attrs):
+        line = self.parser.CurrentLineNumber
+        self.stack.append(tag)
+        if tag in SKIP_TAGS:
+            self.skip += 1
+        if tag == "releaseinfo":
+            self.releaseinfo = []
+        if tag in SECTION_TAGS:
+            self.open_section(tag, attrs, line)
+            return
+        if self.section is None:    # text before the root element cannot happen in XML
+            return
+        kind = ("para" if tag in PARA_TAGS else "listing" if tag in LISTING_TAGS
+                else "title" if tag in TITLE_TAGS else None)
+        open_block = self.current_block()
+        if kind and not (kind == "para" and open_block is not None and open_block.kind == "listing"):
+            self.blocks.append(Block(kind, tag, self.section, line))
+            if kind == "title":
+                self.title_of.append(self.section)
+        b = self.current_block()
+        if attrs.get("id"):
+            self.doc.ids[attrs["id"]] = b if b is not None else self.section
+            if b is not None:
+                b.ids.append(attrs["id"])
+        if tag in ("link", "xref") and attrs.get("linkend"):
+            self.section.links.append(attrs["linkend"])
+
+    def open_section(self, tag, attrs, line):
+        sec = Section(tag, attrs.get("id"), line, self.section)
+        if self.section is None:
+            self.doc.root = sec
+        else:
+            self.section.children.append(sec)
+        self.section = sec
+        if sec.id:
+            self.doc.ids[sec.id] = sec
+
+    def end(self, tag):
+        self.stack.pop()
+        if tag in SKIP_TAGS:
+            self.skip -= 1
+        if tag == "releaseinfo" and self.releaseinfo is not None:
+            self.doc.releaseinfo = " ".join("".join(self.releaseinfo).split())
+            self.releaseinfo = None
+        if tag in SECTION_TAGS:
+            self.section = self.section.parent
+            return
+        b = self.current_block()
+        if b is not None and b.tag == tag and (tag in PARA_TAGS or tag in LISTING_TAGS or tag in TITLE_TAGS):
+            self.close_block(b)
+
+    def close_block(self, b):
+        self.blocks.pop()
+        if b.kind == "title":
+            sec = self.title_of.pop()
+            if not sec.title:
+                sec.title = b.normalized()[0]
+                sec.title_line = b.line
+                return          # a section's title is not one of its blocks
+        b.section.blocks.append(b)
+        parent = self.current_block()
+        if parent is not None and b.kind == "para" and parent.kind == "para":
+            parent.chars.append((" ", b.line))   # a nested paragraph ends a sentence of the outer one
+
+    def skipped(self, name, is_param):
+        if is_param:
+            return
+        line = self.parser.CurrentLineNumber
+        value = _entity_text(name)
+        if value is None:
+            self.doc.undefined_entities.append((name, line))
+            self.add_text("&%s;" % name)
+        else:
+            self.doc.dtd_entities.append((name, line))
+            self.add_text(value)
+
+
 def read(path):
     """Parses the DocBook file at path -> Document.  Raises DocBookError (FILE:LINE:COL: why) on
     a file that is not XML, OSError when it cannot be read."""
@@ -122,94 +226,7 @@ def read(path):
     parser = xml.parsers.expat.ParserCreate()
     parser.UseForeignDTD(True)          # undeclared entities are skipped, not errors, even without a DOCTYPE
     parser.ExternalEntityRefHandler = lambda *args: 1   # never load the DTD (no network)
-    state = {"section": None, "stack": [], "blocks": [], "skip": 0, "title_of": [], "releaseinfo": None}
-
-    def current_block():
-        return state["blocks"][-1] if state["blocks"] else None
-
-    def add_text(text):
-        if state["skip"]:
-            return
-        b = current_block()
-        if b is not None:
-            b.chars.append((text, parser.CurrentLineNumber))
-        if state["releaseinfo"] is not None:
-            state["releaseinfo"].append(text)
-
-    def start(tag, attrs):
-        line = parser.CurrentLineNumber
-        state["stack"].append(tag)
-        if tag in SKIP_TAGS:
-            state["skip"] += 1
-        if tag == "releaseinfo":
-            state["releaseinfo"] = []
-        if tag in SECTION_TAGS:
-            sec = Section(tag, attrs.get("id"), line, state["section"])
-            if state["section"] is None:
-                doc.root = sec
-            else:
-                state["section"].children.append(sec)
-            state["section"] = sec
-            if sec.id:
-                doc.ids[sec.id] = sec
-            return
-        if state["section"] is None:    # text before the root element cannot happen in XML
-            return
-        kind = ("para" if tag in PARA_TAGS else "listing" if tag in LISTING_TAGS
-                else "title" if tag in TITLE_TAGS else None)
-        if kind and not (kind == "para" and current_block() is not None and current_block().kind == "listing"):
-            b = Block(kind, tag, state["section"], line)
-            state["blocks"].append(b)
-            if kind == "title":
-                state["title_of"].append(state["section"])
-        b = current_block()
-        if attrs.get("id"):
-            doc.ids[attrs["id"]] = b if b is not None else state["section"]
-            if b is not None:
-                b.ids.append(attrs["id"])
-        if tag in ("link", "xref") and attrs.get("linkend"):
-            state["section"].links.append(attrs["linkend"])
-
-    def end(tag):
-        state["stack"].pop()
-        if tag in SKIP_TAGS:
-            state["skip"] -= 1
-        if tag == "releaseinfo" and state["releaseinfo"] is not None:
-            doc.releaseinfo = " ".join("".join(state["releaseinfo"]).split())
-            state["releaseinfo"] = None
-        if tag in SECTION_TAGS:
-            state["section"] = state["section"].parent
-            return
-        b = current_block()
-        if b is not None and b.tag == tag and (tag in PARA_TAGS or tag in LISTING_TAGS or tag in TITLE_TAGS):
-            state["blocks"].pop()
-            if b.kind == "title":
-                sec = state["title_of"].pop()
-                if not sec.title:
-                    sec.title = b.normalized()[0]
-                    sec.title_line = b.line
-                    return          # a section's title is not one of its blocks
-            b.section.blocks.append(b)
-            parent = current_block()
-            if parent is not None and b.kind == "para" and parent.kind == "para":
-                parent.chars.append((" ", b.line))   # a nested paragraph ends a sentence of the outer one
-
-    def skipped(name, is_param):
-        if is_param:
-            return
-        line = parser.CurrentLineNumber
-        value = _entity_text(name)
-        if value is None:
-            doc.undefined_entities.append((name, line))
-            add_text("&%s;" % name)
-        else:
-            doc.dtd_entities.append((name, line))
-            add_text(value)
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = add_text
-    parser.SkippedEntityHandler = skipped
+    _Reader(doc, parser)
     try:
         parser.Parse(data, True)
     except xml.parsers.expat.ExpatError as e:

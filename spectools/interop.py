@@ -21,9 +21,8 @@ import os
 import re
 
 from . import catalog as catmod
-from runner.terms import level_of_keyword
+from runner.terms import PROFILES, level_of_keyword
 
-PROFILES = catmod.PROFILES
 ORDER = {"fail": 0, "unresolved": 1, "pass": 2, "skip": 3}
 VERDICT_CELL = {"PASS": "pass", "FAIL": "fail", "SKIP": "skip", "UNRESOLVED": "unresolved"}
 

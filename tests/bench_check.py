@@ -29,7 +29,7 @@ from reports import bench_stats as bs  # noqa: E402
 from reports import bench_summary  # noqa: E402
 
 BENCH = os.path.join(ROOT, "bench", "framesync-bench")
-RUNNER = [sys.executable, os.path.join(ROOT, "runner", "framesync.py"), "--bench"]
+RUNNER = [sys.executable, "-m", "runner", "bench"]   # run with cwd=ROOT
 CELL = "1x256-core-drawn-idle"
 # the known delays are read with frames on a 60 Hz timer: the client's pace does not depend on
 # the delay, so every delay meets fake-wm in the same state (with drawn pacing, a 0 ms delay would
@@ -127,7 +127,7 @@ def self_vs_self(tmp):
     out = os.path.join(tmp, "self")
     cmd = RUNNER + ["--wm", "fake-wm", "--wm", "fake-wm", "--bench-cells", CELL, "--bench-reps", "5",
                     "--bench-time", "10", "--out", out]
-    rc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+    rc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
     if rc.returncode != 0:
         check("self", False, "the runner exited %d: %s" % (rc.returncode, rc.stderr.strip()[-500:]))
         return
@@ -152,7 +152,7 @@ def self_vs_self(tmp):
 def bad_input(tmp):
     for args, says in ((["--bench-time", "abc"], "--bench-time"), (["--bench-time", "0"], "--bench-time"),
                        (["--bench-cells", "3x-core"], "WINDOWSxSIZE"), (["--frobnicate"], "unrecognized")):
-        rc = subprocess.run(RUNNER + args + ["--out", os.path.join(tmp, "bad")], capture_output=True, text=True,
+        rc = subprocess.run(RUNNER + args + ["--out", os.path.join(tmp, "bad")], cwd=ROOT, capture_output=True, text=True,
                             timeout=60)
         check("input", rc.returncode == 2 and says in rc.stderr, "%s -> exit %d: %s" % (
             " ".join(args), rc.returncode, rc.stderr.strip().splitlines()[-1] if rc.stderr.strip() else ""))
@@ -161,7 +161,7 @@ def bad_input(tmp):
 def interrupt(tmp):
     out = os.path.join(tmp, "interrupted")
     p = subprocess.Popen(RUNNER + ["--bench-cells", CELL, "--bench-time", "20", "--out", out],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     jsonl = os.path.join(out, "bench.jsonl")
     # off a terminal the runner reports each cell run as a line: interrupt after the first
     first = p.stderr.readline()

@@ -35,26 +35,14 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
-PROFILES = ["ewmh-1.5", "draft-2011", "de-facto"]
+sys.path.insert(0, ROOT)
+from runner.terms import PROFILES  # noqa: E402
+from spectools import catalog as catmod  # noqa: E402
 
 
 def read_catalog(path):
-    """clause id -> list of profiles, from cases/clauses.txt"""
-    clauses, current = {}, None
-    with open(path) as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                current = None if not line.strip() else current
-                continue
-            if line[0].isspace():
-                continue
-            key, _, value = line.partition(":")
-            if key == "clause":
-                current = value.strip()
-                clauses[current] = []
-            elif key == "profiles" and current:
-                clauses[current] = value.split()
-    return clauses
+    """clause id -> list of profiles, from cases/clauses.txt (the one reader: FILE:LINE errors)"""
+    return {c.id: c.profiles for c in catmod.parse_clauses(path)}
 
 
 def read_collateral(path):
@@ -301,7 +289,7 @@ def judge_fault(name, clause, results, collateral):
     return caught, unrelated, stale
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     # fault runs mostly wait out deadlines that the fault makes expire: twice the cores
     ap.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 2))
@@ -310,129 +298,165 @@ def main():
     ap.add_argument("--absence", action="append", help="only these rows of the absence matrix (a fault's name, "
                     "timeout-0.5s, timeout-2s, timeout-10s)")
     ap.add_argument("--keep", help="keep every run's results under DIR")
-    args = ap.parse_args()
+    return ap.parse_args()
 
-    catalog = read_catalog(os.path.join(ROOT, "cases", "clauses.txt"))
-    collateral = read_collateral(os.path.join(ROOT, "tests", "fault-collateral.txt"))
-    listing = subprocess.run([HARNESS, "--list"], check=True, capture_output=True, text=True).stdout
-    cases = {}  # id -> clauses (first is primary)
-    for line in listing.splitlines():
-        if line and not line.startswith(" "):
-            parts = line.split()
-            cases[parts[0]] = parts[1]
-    covered_clauses = set(cases.values())
-    work = args.keep or tempfile.mkdtemp(prefix="framesync-selftest-")
-    os.makedirs(work, exist_ok=True)
-    problems = []
 
-    # 1. the reference passes every case in every profile
-    rc, res, wall, output = run_suite(os.path.join(work, "reference"))
-    # a SKIP is right where a case does not apply to what fake-wm claims (e.g. honesty cases for
-    # unadvertised atoms); it must still be shown to fail by a fault, below
-    bad = [c for c in res["cases"] if c["verdict"] not in ("PASS", "SKIP")]
-    skips = [c for c in res["cases"] if c["verdict"] == "SKIP"]
-    reference_skips = {(c["id"], c["profile"]) for c in skips}
-    print("reference fake-wm: %d cases in %.1f s, %d not passing, %d skipped" % (len(res["cases"]), wall, len(bad), len(skips)))
-    for c in skips:
-        print("  skipped: %s [%s]: %s" % (c["id"], c["profile"], c["reason"]))
-    flaky = rerun_passing(os.path.join(work, "reference"), None, bad)
-    flakes = ["reference: " + describe(c) for c in flaky]
-    problems.extend("reference: " + describe(c) for c in bad if c not in flaky)
-    if rc not in (0, 1) or not res["cases"]:
-        problems.append("reference run did not complete (exit %d): %s" % (rc, output[-2000:]))
+class SelfTest:
+    """One self-test: what it reads once, and the problems and flakes it finds on the way."""
 
-    # 2. every fault, in the profiles its clause belongs to
-    selecting = bool(args.fault or args.variant or args.absence)
-    named_faults = args.fault or []
-    all_faults = list_faults()
-    faults = [f for f in all_faults if f[0] not in ABSENCE_ONLY and (not selecting or f[0] in named_faults)]
-    shown_failing = set()
+    def __init__(self, args):
+        self.args = args
+        self.catalog = read_catalog(os.path.join(ROOT, "cases", "clauses.txt"))
+        self.collateral = read_collateral(os.path.join(ROOT, "tests", "fault-collateral.txt"))
+        listing = subprocess.run([HARNESS, "--list"], check=True, capture_output=True, text=True).stdout
+        self.cases = {}  # id -> clauses (first is primary)
+        for line in listing.splitlines():
+            if line and not line.startswith(" "):
+                parts = line.split()
+                self.cases[parts[0]] = parts[1]
+        self.covered_clauses = set(self.cases.values())
+        self.work = args.keep or tempfile.mkdtemp(prefix="framesync-selftest-")
+        os.makedirs(self.work, exist_ok=True)
+        self.problems, self.flakes = [], []
+        self.reference_skips = set()
+        self.selecting = bool(args.fault or args.variant or args.absence)
+        self.shown_failing = set()
 
-    def one(fault):
+    def reference(self):
+        """1. the reference passes every case in every profile"""
+        rc, res, wall, output = run_suite(os.path.join(self.work, "reference"))
+        # a SKIP is right where a case does not apply to what fake-wm claims (e.g. honesty cases for
+        # unadvertised atoms); it must still be shown to fail by a fault, below
+        bad = [c for c in res["cases"] if c["verdict"] not in ("PASS", "SKIP")]
+        skips = [c for c in res["cases"] if c["verdict"] == "SKIP"]
+        self.reference_skips = {(c["id"], c["profile"]) for c in skips}
+        print("reference fake-wm: %d cases in %.1f s, %d not passing, %d skipped"
+              % (len(res["cases"]), wall, len(bad), len(skips)))
+        for c in skips:
+            print("  skipped: %s [%s]: %s" % (c["id"], c["profile"], c["reason"]))
+        flaky = rerun_passing(os.path.join(self.work, "reference"), None, bad)
+        self.flakes += ["reference: " + describe(c) for c in flaky]
+        self.problems.extend("reference: " + describe(c) for c in bad if c not in flaky)
+        if rc not in (0, 1) or not res["cases"]:
+            self.problems.append("reference run did not complete (exit %d): %s" % (rc, output[-2000:]))
+
+    # ---- 2. every fault, in the profiles its clause belongs to
+    def one_fault(self, fault):
         name, clause, _ = fault
-        profiles = [p for p in PROFILES if p in catalog.get(clause, PROFILES)]
+        profiles = [p for p in PROFILES if p in self.catalog.get(clause, PROFILES)]
         wm = "exec %s --profile {profile} --inject %s" % (shlex.quote(FAKE_WM), name)
-        out = os.path.join(work, "fault-" + name)
+        out = os.path.join(self.work, "fault-" + name)
         rc, res, wall, output = run_suite(out, wm, profiles)
-        judged = judge_fault(name, clause, res, collateral)
+        judged = judge_fault(name, clause, res, self.collateral)
         flaky = rerun_passing(out, wm, judged[1])
         return fault, (rc, res, wall, output), judged, flaky
 
-    # 3. every variant (behaviour the texts allow), in every profile, exactly as a user runs a
-    # compositor: no option but --wm, so readiness and features are worked out by the harness
-    variants = [v for v in list_variants() if not selecting or v[0] in (args.variant or [])]
-    for name, _, _ in variants:
-        if name not in VARIANT_FEATURES:
-            problems.append("variant %s has no expected features in tests/selftest.py VARIANT_FEATURES" % name)
+    def fault_row(self, fault, res, wall, judged, flaky):
+        name, clause, what = fault
+        caught, unrelated, stale = judged
+        self.flakes.extend("fault %s: %s" % (name, describe(c)) for c in flaky)
+        unrelated = [describe(c) for c in unrelated if c not in flaky]
+        for c in res["cases"]:
+            if c["verdict"] == "FAIL":
+                self.shown_failing.add(c["id"])
+        if clause not in self.catalog:
+            status = "UNKNOWN CLAUSE"
+            self.problems.append("fault %s names clause %s, which is not in cases/clauses.txt" % (name, clause))
+        elif clause not in self.covered_clauses and not caught:
+            status = "no case yet"
+        elif not caught:
+            status = "UNCAUGHT"
+            self.problems.append("fault %s (%s) is caught by no case" % (name, clause))
+        else:
+            status = "caught"
+        if unrelated:
+            status += ", UNRELATED FAILURES"
+            self.problems.extend("fault %s: unrelated failure %s" % (name, u) for u in unrelated)
+        if stale:
+            status += ", STALE COLLATERAL"
+            self.problems.extend("fault %s: tests/fault-collateral.txt lists %s, which no longer fails" % (name, g)
+                                 for g in stale)
+        return name, clause, status, caught, wall
 
-    def one_variant(variant):
+    # ---- 3. every variant (behaviour the texts allow), in every profile, exactly as a user runs a
+    # compositor: no option but --wm, so readiness and features are worked out by the harness
+    def one_variant(self, variant):
         name = variant[0]
         wm = "exec %s --profile {profile} --variant %s" % (shlex.quote(FAKE_WM), name)
-        out = os.path.join(work, "variant-" + name)
+        out = os.path.join(self.work, "variant-" + name)
         rc, res, wall, output = run_suite(out, wm)
         bad = [c for c in res["cases"] if c["verdict"] in ("FAIL", "UNRESOLVED")]
         flaky = rerun_passing(out, wm, bad)
         wrong = feature_mismatches(name, read_features(os.path.join(out, "features.tsv")))
         return variant, (rc, res, wall, output), [c for c in bad if c not in flaky], flaky, wrong
 
-    # 4. the absence matrix, every row the suite as a user runs it
-    arows_wanted = select_absence_rows(all_faults, named_faults + (args.absence or []) if selecting else None,
-                                       problems)
+    def variant_row(self, result):
+        (name, _, like), (rc, res, wall, output), bad, flaky, wrong = result
+        self.flakes.extend("variant %s: %s" % (name, describe(c)) for c in flaky)
+        self.problems.extend("variant %s: %s" % (name, describe(c)) for c in bad)
+        self.problems.extend("variant %s: probed %s" % (name, w) for w in wrong)
+        if rc not in (0, 1) or not res["cases"]:
+            self.problems.append("variant %s: run did not complete (exit %d): %s" % (name, rc, output[-1000:]))
+        counts = {v: sum(1 for c in res["cases"] if c["verdict"] == v) for v in ("PASS", "SKIP")}
+        status = "ok" if not bad and not wrong and rc in (0, 1) and res["cases"] else "WRONG"
+        return name, status, counts["PASS"], counts["SKIP"], len(bad), wall, like
 
-    def one_absence(row):
+    # ---- 4. the absence matrix, every row the suite as a user runs it
+    def one_absence(self, row):
         name, wm, clause = row
         # one profile is enough to show a defect is no absence (de-facto has every clause of the
         # rows), and a crash or a hang every few cases makes the whole suite long
-        rc, res, wall, _ = run_suite(os.path.join(work, "absence-" + name), wm, profiles=[ABSENCE_PROFILE])
-        return row, rc, wall, judge_absence(clause, rc, res, reference_skips, ALSO_CAUGHT_AS.get(name))
+        rc, res, wall, _ = run_suite(os.path.join(self.work, "absence-" + name), wm, profiles=[ABSENCE_PROFILE])
+        return row, rc, wall, judge_absence(clause, rc, res, self.reference_skips, ALSO_CAUGHT_AS.get(name))
 
-    rows = []
-    vrows = []
-    start = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        # the absence rows first: whole suites with restarts and timeouts, the longest runs
-        afutures = [pool.submit(one_absence, r) for r in arows_wanted]
-        vfutures = [pool.submit(one_variant, v) for v in variants]
-        for fault, (rc, res, wall, output), (caught, unrelated, stale), flaky in pool.map(one, faults):
-            name, clause, what = fault
-            flakes.extend("fault %s: %s" % (name, describe(c)) for c in flaky)
-            unrelated = [describe(c) for c in unrelated if c not in flaky]
-            for c in res["cases"]:
-                if c["verdict"] == "FAIL":
-                    shown_failing.add(c["id"])
-            if clause not in catalog:
-                status = "UNKNOWN CLAUSE"
-                problems.append("fault %s names clause %s, which is not in cases/clauses.txt" % (name, clause))
-            elif clause not in covered_clauses and not caught:
-                status = "no case yet"
-            elif not caught:
-                status = "UNCAUGHT"
-                problems.append("fault %s (%s) is caught by no case" % (name, clause))
-            else:
-                status = "caught"
-            if unrelated:
-                status += ", UNRELATED FAILURES"
-                problems.extend("fault %s: unrelated failure %s" % (name, u) for u in unrelated)
-            if stale:
-                status += ", STALE COLLATERAL"
-                problems.extend("fault %s: tests/fault-collateral.txt lists %s, which no longer fails" % (name, g)
-                                for g in stale)
-            rows.append((name, clause, status, caught, wall))
-        for fut in vfutures:
-            (name, _, like), (rc, res, wall, output), bad, flaky, wrong = fut.result()
-            flakes.extend("variant %s: %s" % (name, describe(c)) for c in flaky)
-            problems.extend("variant %s: %s" % (name, describe(c)) for c in bad)
-            problems.extend("variant %s: probed %s" % (name, w) for w in wrong)
-            if rc not in (0, 1) or not res["cases"]:
-                problems.append("variant %s: run did not complete (exit %d): %s" % (name, rc, output[-1000:]))
-            counts = {v: sum(1 for c in res["cases"] if c["verdict"] == v) for v in ("PASS", "SKIP")}
-            status = "ok" if not bad and not wrong and rc in (0, 1) and res["cases"] else "WRONG"
-            vrows.append((name, status, counts["PASS"], counts["SKIP"], len(bad), wall, like))
-        arows = [fut.result() for fut in afutures]
-    for (name, _, _), _, _, (_, why) in arows:
-        problems.extend("absence row %s does not hold: %s" % (name, w) for w in why)
-    matrix_wall = time.monotonic() - start
+    def matrix(self):
+        """Faults, variants and absence rows, --jobs runs at a time -> (rows, vrows, arows, wall)."""
+        args = self.args
+        named_faults = args.fault or []
+        all_faults = list_faults()
+        faults = [f for f in all_faults if f[0] not in ABSENCE_ONLY and (not self.selecting or f[0] in named_faults)]
+        variants = [v for v in list_variants() if not self.selecting or v[0] in (args.variant or [])]
+        for name, _, _ in variants:
+            if name not in VARIANT_FEATURES:
+                self.problems.append("variant %s has no expected features in tests/selftest.py VARIANT_FEATURES" % name)
+        arows_wanted = select_absence_rows(all_faults, named_faults + (args.absence or []) if self.selecting else None,
+                                           self.problems)
+        start = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            # the absence rows first: whole suites with restarts and timeouts, the longest runs
+            afutures = [pool.submit(self.one_absence, r) for r in arows_wanted]
+            vfutures = [pool.submit(self.one_variant, v) for v in variants]
+            rows = [self.fault_row(fault, run[1], run[2], judged, flaky)
+                    for fault, run, judged, flaky in pool.map(self.one_fault, faults)]
+            vrows = [self.variant_row(fut.result()) for fut in vfutures]
+            arows = [fut.result() for fut in afutures]
+        for (name, _, _), _, _, (_, why) in arows:
+            self.problems.extend("absence row %s does not hold: %s" % (name, w) for w in why)
+        return rows, vrows, arows, time.monotonic() - start
 
+    def report(self, rows, vrows, arows, matrix_wall):
+        """The tables, the counts, the flakes and problems, and the closing line CI reads."""
+        print_tables(rows, vrows, arows)
+        # only the whole fault matrix shows every case failing
+        never = sorted(set(self.cases) - self.shown_failing) if not self.selecting else []
+        for case_id in never:
+            self.problems.append("case %s is never shown to fail by any fault" % case_id)
+        uncovered = [r for r in rows if r[2].startswith("no case yet")]
+        ncaught = sum(1 for r in rows if r[2].startswith("caught"))
+        vok = sum(1 for r in vrows if r[1] == "ok")
+        aholds = sum(1 for r in arows if not r[3][1])
+        print("\n%d faults, %d caught, %d without a case yet; %d cases, %d never shown to fail; "
+              "%d variants, %d with no FAIL or UNRESOLVED and the expected features; %d absence rows, %d holding; "
+              "matrix wall time %.1f s with %d jobs"
+              % (len(rows), ncaught, len(uncovered), len(self.cases), len(never), len(vrows), vok, len(arows), aholds,
+                 matrix_wall, self.args.jobs))
+        failed = len(self.problems)
+        print_findings(self.flakes, self.problems)
+        # the plain closing line CI reads: caught faults pass, problems fail, faults without a case skip
+        print("selftest: %d passed, %d failed, %d skipped" % (ncaught + vok + aholds, failed, len(uncovered)))
+
+
+def print_tables(rows, vrows, arows):
     print("\n%-24s %-40s %-12s %s" % ("fault", "clause", "status", "caught by"))
     for name, clause, status, caught, wall in rows:
         cases_caught = sorted({c.split(" [")[0] for c in caught})
@@ -443,20 +467,9 @@ def main():
             print("%-24s %-7s %5d %5d %9d %7.1f  %s" % (name, status, npass, nskip, nbad, wall, like[:60]))
     if arows:
         print_absence_matrix(arows)
-    # only the whole fault matrix shows every case failing
-    never = sorted(set(cases) - shown_failing) if not selecting else []
-    for case_id in never:
-        problems.append("case %s is never shown to fail by any fault" % case_id)
-    uncovered = [r for r in rows if r[2].startswith("no case yet")]
-    ncaught = sum(1 for r in rows if r[2].startswith("caught"))
-    vok = sum(1 for r in vrows if r[1] == "ok")
-    aholds = sum(1 for r in arows if not r[3][1])
-    print("\n%d faults, %d caught, %d without a case yet; %d cases, %d never shown to fail; "
-          "%d variants, %d with no FAIL or UNRESOLVED and the expected features; %d absence rows, %d holding; "
-          "matrix wall time %.1f s with %d jobs"
-          % (len(rows), ncaught, len(uncovered), len(cases), len(never), len(vrows), vok, len(arows), aholds,
-             matrix_wall, args.jobs))
-    failed = len(problems)
+
+
+def print_findings(flakes, problems):
     if flakes:
         print("\nFLAKES: these failed where they should not, then passed on a re-run (%d re-runs at most);"
               " not counted as failures, but each one is a timing the suite should not depend on:" % RERUNS)
@@ -468,15 +481,20 @@ def main():
             print("  - " + p)
     else:
         print("self-test passed")
-    # the plain closing line CI reads: caught faults pass, problems fail, faults without a case skip
-    print("selftest: %d passed, %d failed, %d skipped" % (ncaught + vok + aholds, failed, len(uncovered)))
+
+
+def main():
+    args = parse_args()
+    t = SelfTest(args)
+    t.reference()
+    t.report(*t.matrix())
     # the runs' output stays only where it is wanted: --keep, or a failure to look into
     if not args.keep:
-        if problems:
-            print("the runs' results are in %s" % work)
+        if t.problems:
+            print("the runs' results are in %s" % t.work)
         else:
-            shutil.rmtree(work, ignore_errors=True)
-    return 1 if problems else 0
+            shutil.rmtree(t.work, ignore_errors=True)
+    return 1 if t.problems else 0
 
 
 if __name__ == "__main__":

@@ -86,20 +86,17 @@ class LevelTag(Tmp):
 
 
 class Gate(Tmp):
-    """Gate.finish: the runner's --baseline and --update-baseline after a run."""
+    """runner.run.gate: the runner's --baseline and --update-baseline after a run."""
 
     def finish(self, run, harness_args=(), update=False, baseline="basic/a [ewmh-1.5],Skip\nbasic/b [ewmh-1.5],Skip\n"):
+        from runner import run as runmod
         results = self.results([case("basic/a", "SKIP"), case("basic/b", "SKIP")], run)
-        g = bl.Gate()
-        g.reruns = 0
         path = self.write("b.txt", baseline)
-        if update:
-            g.update = path
-        else:
-            g.baseline = path
+        opts = runmod.parse_args(list(harness_args) + ["--reruns", "0"] +
+                                 ["--update-baseline" if update else "--baseline", path])
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            rc = g.finish(results, list(harness_args), run.get("exit_status", 0) if run else 0)
+            rc = runmod.gate(opts, results, run.get("exit_status", 0) if run else 0)
         return rc, out.getvalue()
 
     def test_a_run_that_tested_nothing_matches_no_baseline(self):

@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from runner import merge  # noqa: E402
 
-RUNNER = os.path.join(ROOT, "runner", "framesync.py")
+RUNNER = [sys.executable, "-m", "runner"]   # run with cwd=ROOT
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 # quick cases that pass against fake-wm, in all three profiles and in two
@@ -78,7 +78,8 @@ class MadeUp(unittest.TestCase):
         shutil.rmtree(self.dir)
 
     def shards(self, n=3, **kw):
-        return [fake_run(os.path.join(self.dir, "s%d" % i), CANON[i::n], shard="%d/%d" % (i, n), **kw) for i in range(n)]
+        return [fake_run(os.path.join(self.dir, "s%d" % i), CANON[i - 1::n], shard="%d/%d" % (i, n), **kw)
+                for i in range(1, n + 1)]
 
     def refused(self, folders):
         with self.assertRaises(merge.MergeError) as cm:
@@ -96,19 +97,20 @@ class MadeUp(unittest.TestCase):
             self.assertTrue(os.path.exists(os.path.join(self.out, name)), name)
 
     def test_an_empty_shard_belongs_to_its_case_set(self):
-        # 5 cases in 7 shards: shards 5 and 6 run nothing and start no compositor
-        s = [fake_run(os.path.join(self.dir, "s%d" % i), CANON[i::7], shard="%d/7" % i, started=i < 5) for i in range(7)]
+        # 5 cases in 7 shards: shards 6 and 7 run nothing and start no compositor
+        s = [fake_run(os.path.join(self.dir, "s%d" % i), CANON[i - 1::7], shard="%d/7" % i, started=i <= 5)
+             for i in range(1, 8)]
         doc, _, groups = merge.merge(s, self.out, os.path.join(ROOT, "cases"))
         self.assertEqual(([(c["id"], c["profile"]) for c in doc["cases"]], len(groups)), (CANON, 1))
 
     def test_missing_repeated_and_mixed_shards(self):
         s = self.shards()
-        self.assertIn("shard 1/3 of WM is missing (given: %s, %s)" % (s[0], s[2]), self.refused([s[0], s[2]]))
-        self.assertIn("two results for shard 0/3 of WM: %s and %s" % (s[0], s[0]), self.refused([s[0], s[0], s[1], s[2]]))
-        other = fake_run(os.path.join(self.dir, "other"), CANON[1::3], shard="1/3", digest="d2", total=6)
+        self.assertIn("shard 2/3 of WM is missing (given: %s, %s)" % (s[0], s[2]), self.refused([s[0], s[2]]))
+        self.assertIn("two results for shard 1/3 of WM: %s and %s" % (s[0], s[0]), self.refused([s[0], s[0], s[1], s[2]]))
+        other = fake_run(os.path.join(self.dir, "other"), CANON[1::3], shard="2/3", digest="d2", total=6)
         msg = self.refused([s[0], other, s[2]])
         self.assertIn("the shards of WM were cut from different case sets", msg)
-        self.assertIn("%s has 6 cases (digest d2, shard 1/3)" % other, msg)
+        self.assertIn("%s has 6 cases (digest d2, shard 2/3)" % other, msg)
         whole = fake_run(os.path.join(self.dir, "whole"), CANON)
         self.assertIn("two results for every case of WM: %s is a whole run" % whole, self.refused(s + [whole]))
         self.assertIn("two results for one case: basic/a [ewmh-1.5] of WM is in %s and in %s" % (whole, whole),
@@ -190,8 +192,8 @@ class MadeUp(unittest.TestCase):
 
     def test_probe_crashes_come_first_once(self):
         # every shard probes: two saw the same crash, one another
-        s = [fake_run(os.path.join(self.dir, "s%d" % i), CANON[i::3], shard="%d/3" % i,
-                      incidents=[["probe/hold-map"], ["probe/hold-map", "probe/fences"], []][i]) for i in range(3)]
+        s = [fake_run(os.path.join(self.dir, "s%d" % i), CANON[i - 1::3], shard="%d/3" % i,
+                      incidents=[["probe/hold-map"], ["probe/hold-map", "probe/fences"], []][i - 1]) for i in range(1, 4)]
         doc, _, _ = merge.merge(s, self.out, os.path.join(ROOT, "cases"))
         self.assertEqual([(c["id"], c["profile"]) for c in doc["cases"]],
                          [("probe/hold-map", "ewmh-1.5"), ("probe/fences", "ewmh-1.5")] + CANON)
@@ -223,7 +225,7 @@ class ShardsEqualWholeRun(unittest.TestCase):
         cls.whole = os.path.join(cls.dir, "whole")
         cls.run_suite(["--jobs", "2", "--out", cls.whole])
         cls.parts = []
-        for i in range(3):
+        for i in range(1, 4):   # --shard counts from 1
             part = os.path.join(cls.dir, "shard-%d" % i)
             cls.run_suite(["--jobs", "1", "--shard", "%d/3" % i, "--out", part])
             cls.parts.append(part)
@@ -234,7 +236,7 @@ class ShardsEqualWholeRun(unittest.TestCase):
 
     @classmethod
     def run_suite(cls, args):
-        p = subprocess.run([sys.executable, RUNNER, "--filter", FILTER] + args, capture_output=True, text=True,
+        p = subprocess.run(RUNNER + ["--filter", FILTER] + args, cwd=ROOT, capture_output=True, text=True,
                            timeout=300, stdin=subprocess.DEVNULL)
         assert p.returncode == 0, p.stdout + p.stderr
 
@@ -252,7 +254,7 @@ class ShardsEqualWholeRun(unittest.TestCase):
         self.assertEqual(len(whole["cases"]), 11)
         self.assertEqual(key(merged), key(whole))
         self.assertEqual(merged["selection"], whole["selection"])
-        self.assertEqual([s["selection"]["shard"] for s in map(self.load, self.parts)], ["0/3", "1/3", "2/3"])
+        self.assertEqual([s["selection"]["shard"] for s in map(self.load, self.parts)], ["1/3", "2/3", "3/3"])
         for c in merged["cases"]:   # each log is in the merged folder
             self.assertTrue(c["log"].startswith(self.merged + "/logs/") and os.path.exists(c["log"]), c["log"])
 
@@ -296,9 +298,17 @@ class Select(unittest.TestCase):
         self.assertNotIn(":5:", p.stderr)
 
     def test_runner_shard_option(self):
-        p = subprocess.run([sys.executable, RUNNER, "--shard", "3/3"], capture_output=True, text=True, timeout=30)
-        self.assertEqual(p.returncode, 2)
-        self.assertIn("--shard takes I/N with 0 <= I < N", p.stderr)
+        for bad in ("0/3", "4/3", "1/0", "x"):   # counting from 1, as CI_NODE_INDEX/CI_NODE_TOTAL
+            p = subprocess.run(RUNNER + ["--shard", bad], cwd=ROOT, capture_output=True, text=True, timeout=30)
+            self.assertEqual(p.returncode, 2, bad)
+            self.assertIn("--shard takes I/N with 1 <= I <= N", p.stderr)
+            self.assertEqual(len(p.stderr.splitlines()), 1, p.stderr)
+
+    def test_merge_refuses_a_shard_counted_from_0(self):
+        folder = fake_run(os.path.join(tempfile.mkdtemp(), "s0"), CANON[0::3], shard="0/3")
+        with self.assertRaises(merge.MergeError) as e:
+            merge.Run(folder)
+        self.assertIn("shards count from 1", str(e.exception))
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
-"""Tests of runner/framesync.py: the merge of the workers' TAP (no X), and runs against fake-wm
-(built binaries and Xvfb): --jobs 2 gives the same TAP and verdicts as --jobs 1, an interrupt
-stops every worker and leaves complete files, a usage error is reported once."""
+"""Tests of the runner (python3 -m runner run): the merge of the workers' TAP (runner/tapstream.py,
+no X), its options, and runs against fake-wm (built binaries and Xvfb): --jobs 2 gives the same
+TAP and verdicts as --jobs 1, an interrupt stops every worker and leaves complete files, a usage
+error is reported once."""
 import contextlib
-import importlib.util
 import io
 import json
 import os
@@ -16,39 +16,43 @@ import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RUNNER = os.path.join(ROOT, "runner", "framesync.py")
+sys.path.insert(0, ROOT)
+from runner import run as runner  # noqa: E402
+from runner.console import Console  # noqa: E402
+from runner.outdir import Logs  # noqa: E402
+from runner.tapstream import TapStream  # noqa: E402
+from runner.terms import Verdict  # noqa: E402
+
+RUNNER = [sys.executable, "-m", "runner"]   # run with cwd=ROOT
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
-
-spec = importlib.util.spec_from_file_location("framesync_runner", RUNNER)
-runner = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(runner)
 
 # cases that pass against fake-wm and are quick; the runs take ~15 s in all
 STABLE = "^(basic|extended|forms)/"
 
 
 class Merge(unittest.TestCase):
-    """Worker streams fed by hand, in an order that makes the runner buffer."""
+    """Worker streams fed by hand, in an order that makes the stream buffer."""
 
     def setUp(self):
         self.out = tempfile.mkdtemp()
         os.makedirs(os.path.join(self.out, "logs", "ewmh-1.5"))
         os.makedirs(os.path.join(self.out, "workers"))
         expected = [("g/c1", "ewmh-1.5"), ("g/c2", "ewmh-1.5"), ("g/c3", "ewmh-1.5")]
-        self.r = runner.Runner(runner.parse_args([]), expected, 2, self.out)
-        self.r.progress = False
-        self.r.workers = [runner.Worker(k, 2, self.out, None) for k in (0, 1)]
+        self.console = Console(os.path.join(self.out, "results.tap"))
+        self.console.progress = False
+        logs = Logs(self.out, 2, self.console.warn)
+        self.r = TapStream(expected, 2, self.console, rewrite=logs.rewrite)
         self.stdout = io.StringIO()
 
     def tearDown(self):
-        self.r.tap.close()
+        self.console.close_tap()
         shutil.rmtree(self.out)
 
     def feed(self, k, text):
         with contextlib.redirect_stdout(self.stdout):
             for line in text.splitlines():
-                self.r.on_line(self.r.workers[k], line)
+                self.r.on_line(k, line)
 
     def test_canonical_order_and_renumbering(self):
         w1log = os.path.join(self.out, "workers", "1", "logs", "ewmh-1.5", "g-c2.log")
@@ -66,17 +70,17 @@ class Merge(unittest.TestCase):
                          "# restarting the compositor (it had ended)\n"
                          "ok 3 - g/c3 [ewmh-1.5] # SKIP the compositor does not composite\n"
                          % os.path.join(self.out, "logs", "ewmh-1.5", "g-c2.log"))
-        self.assertEqual(self.r.counts, {"PASS": 1, "FAIL": 1, "SKIP": 1, "UNRESOLVED": 0})
-        self.assertEqual(self.r.warned, set())
+        self.assertEqual(self.r.counts, {Verdict.PASS: 1, Verdict.FAIL: 1, Verdict.SKIP: 1, Verdict.UNRESOLVED: 0})
+        self.assertEqual(self.console.warned, set())
 
     def test_unresolved_without_a_following_line(self):
         self.feed(0, "1..2\nok 1 - g/c1 [ewmh-1.5]\n")
         self.feed(1, "1..1\nnot ok 1 - g/c2 [ewmh-1.5] # UNRESOLVED: fake client A died\n  ---\n  verdict: UNRESOLVED\n")
         with contextlib.redirect_stdout(self.stdout):
-            self.r.on_eof(self.r.workers[1])
+            self.r.on_eof(1)
         self.assertIn("not ok 2 - g/c2 [ewmh-1.5] # UNRESOLVED: fake client A died\n  ---\n  verdict: UNRESOLVED\n",
                       self.stdout.getvalue())
-        self.assertEqual(self.r.counts["UNRESOLVED"], 1)
+        self.assertEqual(self.r.counts[Verdict.UNRESOLVED], 1)
 
     def test_a_workers_run_verdict_is_not_the_runs(self):
         # worker 1's share was all skipped; the whole run is judged by the runner (runverdict)
@@ -97,23 +101,44 @@ class Options(unittest.TestCase):
     def test_passthrough(self):
         o = runner.parse_args(["--jobs", "3", "--wm", "openbox --x", "--profile=de-facto", "--out", "/tmp/x",
                                "--filter", "basic/", "--timeout-scale", "2", "--cases", "c", "--bogus"])
-        self.assertEqual((o.jobs, o.out, o.profiles, o.cases_dir), (3, "/tmp/x", ["de-facto"], "c"))
-        self.assertEqual(o.passthrough, ["--wm", "openbox --x", "--profile", "de-facto", "--filter", "basic/",
+        self.assertEqual((o.jobs, o.out, o.profiles, o.cases), (3, "/tmp/x", ["de-facto"], "c"))
+        self.assertEqual(o.passthrough, ["--wm", "openbox --x", "--profile=de-facto", "--filter", "basic/",
                                          "--timeout-scale", "2", "--cases", "c", "--bogus"])
 
+    def test_gate_options(self):
+        o = runner.parse_args(["--baseline", "b.txt", "--reruns=3", "--update-baseline", "u.txt", "--allow-empty"])
+        self.assertEqual((o.baseline, o.update_baseline, o.reruns, o.allow_empty), ("b.txt", "u.txt", 3, True))
+        self.assertEqual(o.passthrough, ["--allow-empty"])
+
     def test_shard(self):
-        self.assertEqual(runner.parse_args(["--shard", "1/3"]).shard, (1, 3))
+        self.assertEqual(runner.parse_args(["--shard", "2/3"]).shard, (2, 3))
+        self.assertEqual(runner.parse_args(["--shard", "3/3"]).shard, (3, 3))   # the last of 3, as CI_NODE_INDEX
         expected = [("c%d" % i, "ewmh-1.5") for i in range(7)]
-        part, selection = runner.shard_of(expected, (1, 3))
+        part, selection = runner.shard_of(expected, (2, 3))
         self.assertEqual(part, [expected[1], expected[4]])
-        self.assertEqual((selection["cases"], selection["shard"]), (7, "1/3"))
+        self.assertEqual((selection["cases"], selection["shard"]), (7, "2/3"))
 
     def test_usage_errors(self):
-        for args in (["--jobs", "0"], ["--jobs", "x"], ["--jobs"], ["--shard", "2/2"], ["--shard", "x"], ["--wm"]):
-            with self.subTest(args=args), contextlib.redirect_stderr(io.StringIO()):
+        for args in (["--jobs", "0"], ["--jobs", "x"], ["--jobs"], ["--shard", "3/2"], ["--shard", "0/2"], ["--shard", "x"], ["--wm"],
+                     ["--fail-on", "sometimes"], ["--reruns", "-1"]):
+            with self.subTest(args=args), contextlib.redirect_stderr(io.StringIO()) as err:
                 with self.assertRaises(SystemExit) as e:
                     runner.parse_args(args)
                 self.assertEqual(e.exception.code, 2)
+                self.assertEqual(len(err.getvalue().splitlines()), 1, err.getvalue())
+
+
+class Commands(unittest.TestCase):
+    """python3 -m runner: the old options of run-tests.sh name the commands."""
+
+    def test_aliases(self):
+        from runner.__main__ import command_line
+        self.assertEqual(command_line(["--wm", "x"]), ["run", "--wm", "x"])
+        self.assertEqual(command_line(["--matrix", "--clients", "--only", "xterm"]),
+                         ["matrix", "--clients", "--only", "xterm"])
+        self.assertEqual(command_line(["--bench", "--bench-time", "5"]), ["bench", "--bench-time", "5"])
+        self.assertEqual(command_line(["--spec", "f.xml", "--check"]), ["spec", "--spec", "f.xml", "--check"])
+        self.assertEqual(command_line(["merge", "a", "b"]), ["merge", "a", "b"])
 
 
 def have_x():
@@ -164,7 +189,7 @@ class Runs(unittest.TestCase):
     def run_suite(self, name, *args):
         out = os.path.join(self.tmp, name)
         start = time.monotonic()
-        p = subprocess.run([sys.executable, RUNNER, "--out", out] + list(args), capture_output=True, text=True,
+        p = subprocess.run(RUNNER + ["--out", out] + list(args), cwd=ROOT, capture_output=True, text=True,
                            timeout=180)
         return p, out, time.monotonic() - start
 
@@ -239,7 +264,7 @@ class Runs(unittest.TestCase):
 
     def interrupt(self, sig):
         out = os.path.join(self.tmp, "int%d" % sig)
-        p = subprocess.Popen([sys.executable, RUNNER, "--jobs", "2", "--out", out, "--filter", STABLE],
+        p = subprocess.Popen(RUNNER + ["--jobs", "2", "--out", out, "--filter", STABLE], cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines = []
         try:

@@ -1,4 +1,4 @@
-"""Tests of ./run-tests.sh --spec (runner/framesync.py dispatches to spectools/cli.py) and of the
+"""Tests of ./run-tests.sh --spec (python3 -m runner dispatches to spectools/cli.py) and of the
 interop tables from results.json files.  The texts come from ../shared/spec/docbook/; the tests
 that need them skip when it is absent."""
 import json
@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from spectools import annotate, catalog, interop  # noqa: E402
 
-RUNNER = os.path.join(ROOT, "runner", "framesync.py")
+RUNNER = [sys.executable, "-m", "runner"]   # run with cwd=ROOT
 TEXTS = os.path.join(os.path.dirname(ROOT), "shared", "spec", "docbook")
 SPEC_15 = os.path.join(TEXTS, "wm-spec-1.5.xml")
 DRAFT = os.path.join(TEXTS, "wm-spec-draft-2011.xml")
@@ -22,7 +22,7 @@ NO_TEXTS = "the spec texts are not in ../shared/spec/docbook/ (a checkout withou
 
 
 def spec(*args):
-    return subprocess.run([sys.executable, RUNNER] + list(args), capture_output=True, text=True, timeout=120)
+    return subprocess.run(RUNNER + list(args), cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
 def results_doc(command, name, cases, profiles=("ewmh-1.5", "draft-2011", "de-facto")):

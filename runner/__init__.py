@@ -1,0 +1,18 @@
+"""The runner: the Python side of framesync (standard library only), `python3 -m runner`.
+
+    __main__.py   the entry: the commands run, matrix, bench, spec, merge, baseline
+    run.py        `run`: the suite on N parallel workers, in stages:
+      probe.py      the probe pass (the feature table, once)
+      workers.py    the worker pool (spawning, reading, signals)
+      tapstream.py  the TAP stream (canonical order, renumbering, comments, plan)
+      report.py     results.json, junit.xml, index.html, the timing lines
+      outdir.py     the output folder and the workers' logs in it
+      console.py    stdout, stderr and the status line
+    results.py    results.json as dataclasses (a case result, a run)
+    runverdict.py the verdict of a whole run
+    terms.py      profiles, verdicts, levels: the suite's vocabulary
+    baseline.py   expectation baselines (CI gating)
+    matrix.py, client_matrix.py, matrix_runs.py   the compositor and client matrices
+    merge.py      several runs (shards, compositors) as one
+    bench.py      the benchmark
+"""

@@ -1,0 +1,76 @@
+"""python3 -m runner [COMMAND] [options]: the runner's entry (./run-tests.sh execs it).
+
+    run       the suite on N parallel workers, merged (the default)    runner/run.py
+    matrix    every installed named compositor (--clients: application) runner/matrix.py
+    bench     the benchmark                                             runner/bench.py
+    spec      the spec author's report on a DocBook text of wm-spec     spectools/cli.py
+    merge     several runs' output folders as one run                   runner/merge.py
+    baseline  results.json against an expectation baseline             runner/baseline.py
+
+The options of ./run-tests.sh before the commands existed still work, as aliases: --spec FILE
+is `spec`, --bench is `bench`, --matrix is `matrix` (--matrix --clients: `matrix --clients`);
+anything else is `run`.
+"""
+import argparse
+import importlib
+import os
+import signal
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+# command -> (module, what it does)
+COMMANDS = {
+    "run": ("runner.run", "the suite on N parallel workers, merged (the default)"),
+    "matrix": ("runner.matrix", "every installed named compositor, or with --clients application"),
+    "bench": ("runner.bench", "the benchmark"),
+    "spec": ("spectools.cli", "the spec author's report on a DocBook text of wm-spec"),
+    "merge": ("runner.merge", "several runs' output folders as one run"),
+    "baseline": ("runner.baseline", "results.json against an expectation baseline"),
+}
+
+
+def command_line(argv):
+    """The command line with its command first: the old options name theirs."""
+    if argv and argv[0] in COMMANDS:
+        return argv
+    if any(a == "--spec" or a.startswith("--spec=") for a in argv):
+        return ["spec"] + argv
+    if "--bench" in argv:
+        return ["bench"] + [a for a in argv if a != "--bench"]
+    if "--matrix" in argv:
+        return ["matrix"] + [a for a in argv if a != "--matrix"]
+    return ["run"] + argv
+
+
+def parser():
+    ap = argparse.ArgumentParser(prog="python3 -m runner", add_help=False, allow_abbrev=False)
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (_, what) in COMMANDS.items():
+        # each command parses its own options (and answers --help)
+        sub.add_parser(name, help=what, add_help=False, allow_abbrev=False)
+    return ap
+
+
+def spec_args(args):
+    """`spec FILE ...` is `--spec FILE ...` (what spectools.cli reads)."""
+    if args and not args[0].startswith("-"):
+        return ["--spec"] + args
+    return args
+
+
+def main(argv):
+    ns, args = parser().parse_known_args(command_line(argv))
+    module = importlib.import_module(COMMANDS[ns.command][0])
+    if ns.command == "spec":
+        args = spec_args(args)
+    return module.main(args)
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:  # before any worker started
+        sys.exit(128 + signal.SIGINT)

@@ -1,0 +1,102 @@
+"""What the compositor matrix (runner/matrix.py) and the client matrix (runner/client_matrix.py)
+share: the named targets the harness knows, one run of the suite against one of them (with its
+re-runs, or the files of an earlier run with --reuse), its gate against its baseline, and its
+findings.  A matrix run is a dict: name, out, wall, doc (its results.json), results (baseline
+statuses by `CASE-ID [PROFILE]`), and error when it did not run; the gate adds gate, match,
+report and gate_text."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+from runner import baseline as bl
+
+ROOT = bl.ROOT
+HARNESS = bl.HARNESS
+
+
+def logger(prefix):
+    def log(msg):
+        sys.stderr.write("%s: %s\n" % (prefix, msg))
+        sys.stderr.flush()
+    return log
+
+
+def listing(flag, columns, prefix):
+    """The rows of `harness --list-wms` / `--list-clients` (less the heading), split into
+    `columns` fields, the last one the rest of the line."""
+    p = subprocess.run([HARNESS, flag], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit("%s: framesync-harness %s failed:\n%s" % (prefix, flag, p.stderr))
+    rows = [line.split(None, columns - 1) for line in p.stdout.splitlines()[1:]]
+    return [r for r in rows if len(r) == columns]
+
+
+def earlier_wall(out):
+    """--reuse: the wall time of an earlier run in out, its re-runs included."""
+    total = 0.0
+    subs = ["."] + sorted(d for d in os.listdir(out) if d.startswith("rerun-")) if os.path.isdir(out) else []
+    for sub in subs:
+        try:
+            with open(os.path.join(out, sub, "results.json")) as f:
+                total += json.load(f).get("wall_ms", 0) / 1000.0
+        except (OSError, ValueError):
+            pass
+    return total
+
+
+def run_one(name, target, out_root, reruns, reuse, log, extra=(), annotate=None):
+    """The suite against one named target: target is how the harness reaches it (["--wm", NAME,
+    "--cases", DIR] or ["--client", NAME]), also on re-runs; extra: options of the first run only
+    (--timeout-scale, --filter).  annotate(results): explains failures after the re-runs."""
+    out = os.path.join(out_root, name)
+    os.makedirs(out, exist_ok=True)
+    start, rc = time.monotonic(), None
+    if reuse:  # the reports again from an earlier run's files, nothing is run
+        start -= earlier_wall(out)
+    else:
+        log("%s: running" % name)
+        with open(os.path.join(out, "tap.txt"), "w") as tap:
+            rc = subprocess.run([HARNESS] + list(target) + ["--out", out] + list(extra),
+                                stdout=tap, stderr=subprocess.STDOUT).returncode
+    run = {"name": name, "rc": rc, "wall": time.monotonic() - start, "out": out, "results": {}, "doc": None}
+    try:
+        run["doc"] = bl.load_results(os.path.join(out, "results.json"))
+    except (OSError, ValueError, bl.BaselineError) as e:
+        run["error"] = "no results.json: %s" % e
+        return run
+    if rc == 2 or not run["doc"].get("cases"):
+        run["error"] = run["doc"].get("status", "exit %s" % rc)
+        return run
+    run["results"] = bl.statuses_of(run["doc"])
+    if reuse:
+        k = 1
+        while bl.apply_rerun(run["results"], os.path.join(out, "rerun-%d" % k, "results.json")):
+            k += 1
+    elif reruns > 0:
+        rr = time.monotonic()
+        bl.rerun_failures(run["results"], out, reruns, list(target), log=lambda m: log("%s: %s" % (name, m)))
+        run["rerun_wall"] = time.monotonic() - rr
+    run["wall"] = time.monotonic() - start
+    if annotate:
+        annotate(run["results"])
+    if not reuse:
+        log("%s: done in %.0f s (exit %d)" % (name, run["wall"], rc))
+    return run
+
+
+def gate(run, baselines, update):
+    """The run against baselines/.../NAME.txt (runner/baseline.py's gate)."""
+    bl.gate(run, os.path.join(baselines, run["name"] + ".txt"), update)
+
+
+def findings_of(run):
+    """The clauses a run broke, each once, with their levels (older results: from the catalog)."""
+    from reports.common import findings
+    return findings((run.get("doc") or {}).get("cases", []), bl.catalog())
+
+
+def gate_lines(runs):
+    """Each run's comparison with its baseline, as printed at the end."""
+    return [run.get("gate_text") or "%s: %s" % (run["name"], run.get("gate", "")) for run in runs]

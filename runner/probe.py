@@ -1,0 +1,111 @@
+"""The probe pass: what the compositor implements is established once, before the workers start,
+and handed to every worker (--features), so that all of them judge by the same feature table.
+
+fake-wm and `{profile}` commands differ per profile: one probe run per profile; any other
+command is probed once.  Up to --jobs probe runs at once.  A table given with --features is used
+as it is.  A probe during which the compositor crashed or hung is a result of its own
+(probe/FEATURE [PROFILE], its `incidents`), listed before the cases."""
+import json
+import os
+
+from runner import tapstream
+from runner.terms import PROFILES
+from runner.workers import spawn
+
+
+class ProbeFailed(Exception):
+    """The probe pass could not run: (exit status, what the harness said)."""
+
+    def __init__(self, rc, text):
+        super().__init__(text)
+        self.rc, self.text = rc, text
+
+
+def profile_groups(expected, wm):
+    """The profiles each probe run covers: one run per profile for fake-wm (no --wm) and
+    `{profile}` commands, else one run for all."""
+    wanted = [p for p in PROFILES if any(prof == p for _, prof in expected)]
+    per_profile = wm is None or "{profile}" in wm
+    return [[p] for p in wanted] if per_profile else [wanted[:1]]
+
+
+def without_profiles(args):
+    """The harness options less --profile: a probe run is given the profiles it covers."""
+    out, i = [], 0
+    while i < len(args):
+        if args[i] == "--profile":
+            i += 2
+        else:
+            out.append(args[i])
+            i += 1
+    return out
+
+
+def run_probes(harness, args, groups, out, jobs, pool):
+    """Runs the probe runs, `jobs` at a time; -> their output folders.  pool.extra holds the live
+    ones, so that a signal reaches them.  Raises ProbeFailed."""
+    cmds = []
+    for k, profs in enumerate(groups):
+        pout = os.path.join(out, "probes", str(k))
+        cmds.append((pout, [harness] + without_profiles(args) + ["--profile", ",".join(profs), "--probe",
+                                                                  "--out", pout]))
+    folders, failed = [], None
+    for start in range(0, len(cmds), max(1, jobs)):
+        batch = [(pout, spawn(cmd)) for pout, cmd in cmds[start:start + max(1, jobs)]]
+        pool.extra = [proc for _, proc in batch]
+        for pout, proc in batch:
+            stdout, stderr = proc.communicate()
+            # 1: the compositor crashed or hung while it was probed (results of their own)
+            if proc.returncode not in (0, 1) and not failed:
+                failed = ProbeFailed(proc.returncode, stderr.decode("utf-8", "replace")
+                                     or stdout.decode("utf-8", "replace"))
+            folders.append(pout)
+    pool.extra = []
+    if failed:
+        raise failed
+    return folders
+
+
+def read_incidents(pout):
+    """The probe pass's crashes (a probe during which the compositor crashed or hung): each result
+    of its TAP with its YAML, and its results.json entry."""
+    try:
+        with open(os.path.join(pout, "results.json"), encoding="utf-8") as f:
+            cases = json.load(f).get("cases", [])
+        with open(os.path.join(pout, "results.tap"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, ValueError):
+        return []
+    texts, cur = [], None
+    for line in lines:
+        if tapstream.RESULT_RE.match(line):
+            cur = [line]
+            texts.append(cur)
+        elif cur is not None and line.startswith("  "):
+            cur.append(line)
+        else:
+            cur = None
+    return [("\n".join(t) + "\n", c) for t, c in zip(texts, cases)]
+
+
+def write_features(folders, path):
+    """OUT/features.tsv: every probe run's table, in order."""
+    with open(path, "w", encoding="utf-8") as f:
+        for pout in folders:
+            try:
+                with open(os.path.join(pout, "features.tsv"), encoding="utf-8") as t:
+                    f.write(t.read())
+            except OSError:
+                pass
+
+
+def feature_docs(out):
+    """The probe runs' results.json documents, in order (their feature tables open the report)."""
+    docs, probes = [], os.path.join(out, "probes")
+    for d in sorted(os.listdir(probes)) if os.path.isdir(probes) else []:
+        try:
+            with open(os.path.join(probes, d, "results.json"), encoding="utf-8") as f:
+                docs.append(json.load(f))
+        except (OSError, ValueError):
+            pass
+    return docs

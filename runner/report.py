@@ -1,0 +1,131 @@
+"""The run's reports: the workers' results.json merged into OUT/results.json (the harness's
+format, in the canonical order, rewritten while the run goes on), then OUT/junit.xml and
+OUT/index.html (reports/), and the timing lines that end the TAP summary."""
+import json
+import os
+import re
+import time
+
+from runner import probe
+from runner.results import CaseResult, RunResults, merge_compositors, merge_features
+from runner.terms import PROFILES
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Report:
+    """incidents: [(TAP text, case dict)] of the probe pass; selection: the --shard slice."""
+
+    def __init__(self, out, logs, jobs, incidents=(), selection=None):
+        self.out, self.logs, self.jobs = out, logs, jobs
+        self.incidents = list(incidents)
+        self.selection = selection
+        self.start = time.monotonic()
+        self.started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        self.path = os.path.join(out, "results.json")
+
+    def worker_docs(self):
+        docs = []
+        for k in range(self.jobs):
+            try:
+                with open(os.path.join(self.logs.worker_dir(k), "results.json"), encoding="utf-8") as f:
+                    docs.append((k, json.load(f)))
+            except (OSError, ValueError):
+                continue
+        return docs
+
+    def merged(self, status):
+        """The merged results document (what the workers have written so far)."""
+        from reports.common import findings
+        docs = self.worker_docs()
+        cases = {}
+        for k, doc in docs:
+            for i, c in enumerate(doc.get("cases", [])):
+                case = CaseResult.from_json(c)
+                if case.log:
+                    case.log = self.logs.rewrite(k, case.log)
+                cases[i * self.jobs + k] = case
+        ordered = [CaseResult.from_json(c) for _, c in self.incidents] + [cases[i] for i in sorted(cases)]
+        run = RunResults(started=self.started, status=status, wall_ms=(time.monotonic() - self.start) * 1000.0,
+                         compositors=self.compositors(docs),
+                         features=merge_features(probe.feature_docs(self.out) + [d for _, d in docs]),
+                         cases=ordered, selection=self.selection,
+                         client=next((d["client"] for _, d in docs if d.get("client")), None))
+        run.findings = findings(run.case_dicts())
+        return run
+
+    @staticmethod
+    def compositors(docs):
+        """One entry per compositor, in profile order, then worker, then as each worker lists them."""
+        comps = [(PROFILES.index(c.get("profile")) if c.get("profile") in PROFILES else 99, k, i, c)
+                 for k, doc in docs for i, c in enumerate(doc.get("compositors", []))]
+        return merge_compositors(c for *_, c in sorted(comps, key=lambda t: t[:3]))
+
+    def write(self, status):
+        run = self.merged(status)
+        run.write(self.path)
+        return run
+
+    def make_reports(self, cases_dir, warn):
+        """junit.xml and index.html; a report bug must not hide the verdicts."""
+        clauses = os.path.join(cases_dir or os.path.join(ROOT, "cases"), "clauses.txt")
+        try:
+            from reports import junit, html
+            junit.write(self.path, os.path.join(self.out, "junit.xml"), clauses_path=clauses)
+            html.write(self.path, os.path.join(self.out, "index.html"), clauses_path=clauses)
+        except Exception as e:
+            import traceback
+            traceback.print_exc()
+            warn("the reports could not be made: %s" % e)
+
+
+# ---------------------------------------------------------------- timing
+
+NONE_WINDOW_RE = re.compile(r"^\s*(?:require\s+)?none\s.*\sfor\s+(\d+)\s*(?:ms)?\s*(?:#.*)?$")
+LATE_ANSWER_RE = re.compile(r"^\s*\S+\s+answer\s+late\s+(\d+)\b")
+
+
+def none_windows_ms(path, cache={}):
+    """The fixed waits a case file scripts: the sum of its `none ... for MS` windows (the time a
+    compositor is watched not doing something) and of its `answer late MS` delays."""
+    path = re.sub(r":\d+$", "", path)  # results.json names FILE:LINE
+    if path not in cache:
+        total = 0
+        try:
+            with open(path) as f:
+                for line in f:
+                    m = NONE_WINDOW_RE.match(line) or LATE_ANSWER_RE.match(line)
+                    if m:
+                        total += int(m.group(1))
+        except OSError:
+            pass
+        cache[path] = total
+    return cache[path]
+
+
+def mandated_ms(case):
+    """The part of a passing case's duration its clause requires: the scripted waits, and for a
+    clause about a timeout ("must not block indefinitely") the whole case, since what it measures
+    is how long the compositor holds."""
+    if case.verdict.value != "PASS" or not case.file:
+        return 0.0
+    if any(c.endswith("/not-indefinitely") for c in case.clauses[:1]):
+        return float(case.duration_ms or 0)
+    return float(none_windows_ms(case.file))
+
+
+def timing_text(run, wall, jobs):
+    """The `# timing:` line, and the `# floor:` line: the waits the passing cases' clauses require
+    (mandated_ms), spread over the workers, plus one start-up (the slowest compositor's readiness)."""
+    total_ms = sum(float(c.duration_ms or 0) for c in run.cases)
+    workers = "%d worker%s" % (jobs, "" if jobs == 1 else "s")
+    text = ("# timing: wall %.2f s, sum of case durations %.2f s, speed-up %.2fx over the sum (%s)\n"
+            % (wall, total_ms / 1000.0, (total_ms / 1000.0) / wall if wall > 0 else 0, workers))
+    fixed_ms = sum(mandated_ms(c) for c in run.cases)
+    startup_ms = max([float(x.get("ready_ms", 0) or 0) for x in run.compositors] or [0])
+    floor = (fixed_ms / max(1, jobs) + startup_ms) / 1000.0
+    if floor > 0:
+        text += ("# floor: %.2f s (the waits the passing cases' clauses require: none windows, late answers, measured "
+                 "hold timeouts; %.1f s in all, over %s, plus a start-up of %.0f ms); wall / floor = %.2f\n"
+                 % (floor, fixed_ms / 1000.0, workers, startup_ms, wall / floor))
+    return text
