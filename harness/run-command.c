@@ -1,0 +1,112 @@
+/* A fake client's command step, and `resize`: the trigger the compositor synchronises. */
+#include "runctx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- resize: the trigger the compositor synchronises ---- */
+
+static struct open_resize *open_resize_of(struct ctx *c, const char *client)
+{
+    for (int i = 0; i < c->nopen; i++)
+        if (!strcmp(c->open[i].client, client))
+            return &c->open[i];
+    return NULL;
+}
+
+/* `resize W H [hold] [via T]` -> `resize W H TRIGGER [hold] within MS` for the fake client.
+ * The trigger: an open (held) resize of this client continues as it began; `via` names one
+ * (driven, held: the compositor's own); `hold` needs one that stays open; otherwise the one the
+ * probes chose.  0 with a SKIP when the compositor has none of the kind asked for. */
+static int resize_command(struct ctx *c, const struct step *st, const char *line, char *out, size_t len)
+{
+    char copy[512], *tok[16] = {0};
+    int n = 0;
+    snprintf(copy, sizeof copy, "%s", line);
+    char *save = NULL;
+    for (char *t = strtok_r(copy, " ", &save); t && n < 16; t = strtok_r(NULL, " ", &save))
+        tok[n++] = t;
+    if (n < 3 || !strcmp(tok[0], "resize-end")) { /* the parser checked the words */
+        struct open_resize *o = open_resize_of(c, st->source);
+        if (o)
+            *o = c->open[--c->nopen];
+        snprintf(out, len, "resize-end");
+        return 1;
+    }
+    bool hold = false;
+    const char *via = NULL;
+    int within = 1000; /* how long the step waits for the WM's reaction */
+    for (int i = 3; i < n; i++) {
+        if (!strcmp(tok[i], "hold"))
+            hold = true;
+        else if (!strcmp(tok[i], "via") && i + 1 < n)
+            via = tok[++i];
+        else if (!strcmp(tok[i], "within") && i + 1 < n)
+            within = atoi(tok[++i]);
+    }
+    const struct features *fs = c->env->features;
+    struct open_resize *open = open_resize_of(c, st->source);
+    const char *trigger = NULL, *need = NULL;
+    if (open)
+        trigger = open->trigger;
+    else if (via && !strcmp(via, "driven"))
+        trigger = fs ? fs->driven : "", need = "driven-resize";
+    else if (via && !strcmp(via, "held"))
+        trigger = fs ? fs->held : "", need = "held-resize";
+    else if (via)
+        trigger = via;
+    else if (hold)
+        trigger = fs ? fs->held : "", need = "held-resize";
+    else
+        trigger = fs && fs->trigger[0] ? fs->trigger : "configure"; /* no sync at all: a plain resize */
+    if (!trigger[0]) {
+        run_require_feature(c, st, need, true);
+        return 0;
+    }
+    /* a WM that syncs this kind of resize is expected to send a request: the client keeps
+     * stepping past a bare size change (scripted-client/resize.c) */
+    char feature[48];
+    snprintf(feature, sizeof feature, "trigger-%s", trigger);
+    const struct feature *synced = fs ? features_get((struct features *)fs, feature) : NULL;
+    bool want_request = synced && synced->state == FEATURE_PRESENT;
+    snprintf(out, len, "resize %s %s %s%s%s within %d", tok[1], tok[2], trigger, hold ? " hold" : "",
+             want_request ? " request" : "", ctx_scaled(c, within));
+    if (hold && !open && c->nopen < SESSION_MAX_CLIENTS) {
+        open = &c->open[c->nopen++];
+        snprintf(open->client, sizeof open->client, "%s", st->source);
+        snprintf(open->trigger, sizeof open->trigger, "%s", trigger);
+    } else if (!hold && open) {
+        *open = c->open[--c->nopen];
+    }
+    return 1;
+}
+
+bool run_step_command(struct ctx *c, const struct step *st)
+{
+    struct client *cl = session_client(c->s, st->source);
+    char err[1024], resize[512];
+    const char *command = st->command;
+    if (!strncmp(command, "resize", 6) && (command[6] == ' ' || !strcmp(command, "resize-end"))) {
+        if (!resize_command(c, st, command, resize, sizeof resize))
+            return false;
+        command = resize;
+    }
+    const struct record *r = session_command(c->s, cl, command, ctx_bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err);
+    if (r && !strcmp(r->kind, "done")) {
+        if (st->as)
+            session_bind(c->s, st->as, r);
+        return true;
+    }
+    if (ctx_compositor_gone(c, st))
+        return false;
+    if (!r && ctx_watchdog_fired(c, st))
+        return false;
+    if (r)
+        ctx_decide(c, VERDICT_UNRESOLVED, st, "fake client %s could not `%s`: %s", st->source, command,
+               record_get(r, "msg") ? record_get(r, "msg") : r->line);
+    else
+        ctx_decide(c, VERDICT_UNRESOLVED, st, "%s", err);
+    c->res->setup_failed = true;
+    return false;
+}
