@@ -6,7 +6,7 @@
  * for the client's drawing (a GL frame can keep the main thread busy for milliseconds).  A DAMAGE
  * object on the root (RawRectangles) wakes it when the compositor paints; the time of the first
  * damage rectangle over a sampled point is when the pixel appeared (DAMAGE arrives within about
- * 0.3 ms of the pixels being readable: shared/notes/observing-x11.md).  A compositor whose paints
+ * 0.3 ms of the pixels being readable: docs/observing-x11.md).  A compositor whose paints
  * never damage the root is sampled every 2 ms instead.  Changes of the decoded frame go to the
  * main thread through a pipe, as fixed-size records (atomic writes). */
 #include "bench.h"

@@ -1,7 +1,7 @@
 /* The request oracle (source "wm"): what every client, the compositor above all, asked of the X
  * server, seen through the RECORD extension on two connections of its own (control + data).
  *
- * Captured requests (not delivered events: see shared/notes/observing-x11.md): core SendEvent
+ * Captured requests (not delivered events: see docs/observing-x11.md): core SendEvent
  * (with the event decoded; ClientMessage: window, type name, format, l0..l4), core
  * ConfigureWindow, and SYNC SetCounter, ChangeCounter, Await, CreateAlarm, ChangeAlarm,
  * CreateFence, TriggerFence, ResetFence, AwaitFence.  Each becomes one record, e.g.

@@ -1,7 +1,7 @@
 /* The screen oracle (source "screen"): what the compositor put on screen at each window of the
  * case.  It reads the ROOT window (GetImage of one pixel at the window's centre, in root
  * coordinates): under a compositor that is the composited screen, while GetImage of the client
- * window would only show what the client drew (shared/notes/observing-x11.md).  The pixel is
+ * window would only show what the client drew (docs/observing-x11.md).  The pixel is
  * decoded with frame_of_colour() (common/frame-colour.h).
  *
  *   shows client=A window=XID frame=K rgb=RRGGBB x=X y=Y mapped=0|1 via=damage|poll|map|create
