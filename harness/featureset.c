@@ -159,14 +159,20 @@ static void derive_one(struct features *fs, const char *name, const char *const 
 {
     char why[1024];
     describe_triggers(fs, among, n, why, sizeof why);
-    bool unknown = false;
+    bool unknown = false, unobservable = true; /* every undecided trigger cannot be driven or seen here */
     for (int i = 0; i < n; i++) {
         char t[32];
         snprintf(t, sizeof t, "trigger-%s", among[i]);
-        unknown |= state_of(fs, t) == FEATURE_UNKNOWN;
+        const struct feature *f = features_find(fs, t);
+        bool u = !f || f->state == FEATURE_UNKNOWN;
+        unknown |= u;
+        unobservable &= !u || (f && !strcmp(f->source, "unobservable"));
     }
     if (chosen[0])
         features_set(fs, name, FEATURE_PRESENT, "derived", "%s: %s", what, chosen);
+    else if (unknown && unobservable)
+        features_set(fs, name, FEATURE_UNKNOWN, "unobservable", "not decided: no trigger the suite can make here "
+                     "was seen to sync, and the others cannot be made or seen here (%s)", why);
     else if (unknown)
         features_set(fs, name, FEATURE_UNKNOWN, "derived", "a probe of a trigger could not decide (%s)", why);
     else
@@ -339,6 +345,10 @@ void features_print(const struct features *fs, void (*line)(void *ctx, const cha
         snprintf(buf, sizeof buf, "  %-18s %-7s %s", f->name, state_word(f->state), f->detail);
         line(ctx, buf);
     }
+    if (fs->oracle[0]) {
+        snprintf(buf, sizeof buf, "  screen oracle: %s", fs->oracle);
+        line(ctx, buf);
+    }
     if (!triggers_probed(fs))
         return;
     snprintf(buf, sizeof buf, "  resize trigger: %s%s (driven: %s, held open: %s)", fs->trigger[0] ? fs->trigger : "none",
@@ -359,6 +369,8 @@ void features_json(const struct features *fs, FILE *f)
     json_string(f, fs->held);
     fputs(", \"listed\": ", f);
     json_string(f, fs->listed);
+    fputs(", \"screen_oracle\": ", f);
+    json_string(f, fs->oracle);
     char unbacked[1024] = "";
     features_unbacked(fs, unbacked, sizeof unbacked);
     fputs(", \"unbacked\": ", f);
@@ -399,6 +411,12 @@ void features_write_tsv(const struct features *fs, FILE *f)
     fprintf(f, "\t-\tprobe-ms\t-\t%.1f\t\n", fs->probe_ms);
     put_text(f, fs->command);
     fprintf(f, "\t-\tlisted\t-\t0\t%s\n", fs->listed);
+    if (fs->oracle[0]) {
+        put_text(f, fs->command);
+        fputs("\t-\toracle\t-\t0\t", f);
+        put_text(f, fs->oracle);
+        fputc('\n', f);
+    }
 }
 
 static char *next_field(char **p)
@@ -449,6 +467,8 @@ int features_read_tsv(const char *path, const char *command, struct features *fs
         if (!strcmp(name, "-")) { /* the table's own lines: how long probing took, what it lists */
             if (!strcmp(state, "listed"))
                 snprintf(fs->listed, sizeof fs->listed, "%s", detail);
+            else if (!strcmp(state, "oracle"))
+                snprintf(fs->oracle, sizeof fs->oracle, "%s", detail);
             else
                 fs->probe_ms = strtod(ms, NULL);
             continue;

@@ -1,5 +1,4 @@
 #include "run.h"
-#include "oracle-screen.h"
 #include "clock.h"
 #include "expr.h"
 #include "grabwatch.h"
@@ -448,6 +447,13 @@ static int resize_command(struct ctx *c, const struct step *st, const char *line
         require_feature(c, st, need, true);
         return 0;
     }
+    if (c->env->no_xtest && (!strcmp(trigger, "keyboard") || !strcmp(trigger, "pointer"))) {
+        /* the scripted client drives these with XTEST: into the X server, not the compositor's seat */
+        decide(c, VERDICT_SKIP, st, "no XTEST input for this compositor: a %s resize cannot be driven here (%s)",
+               trigger, c->env->no_xtest);
+        c->res->unobservable = true;
+        return 0;
+    }
     /* a WM that syncs this kind of resize is expected to send a request: the client keeps
      * stepping past a bare size change (scripted-client/resize.c) */
     char feature[48];
@@ -569,11 +575,11 @@ static void screenshot(struct ctx *c)
     if (!c->s->log_prefix)
         return;
     for (int i = 0; i < c->env->noracles; i++) {
-        if (strcmp(c->env->oracles[i]->name, "screen"))
+        if (!c->env->oracles[i]->snapshot)
             continue;
-        char path[4096], err[256];
+        char path[4096], err[512];
         snprintf(path, sizeof path, "%s.png", c->s->log_prefix);
-        if (oracle_screen_snapshot(c->env->oracles[i], path, err, sizeof err) == 0)
+        if (c->env->oracles[i]->snapshot(c->env->oracles[i], path, err, sizeof err) == 0)
             session_note(c->s, "screenshot path=%s msg=the whole screen at the verdict", path);
         else
             session_note(c->s, "screenshot msg=no screenshot: %s", err);
