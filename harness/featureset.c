@@ -226,17 +226,25 @@ static const char *const protocol_features[] = {"sync-requests", "hold", "sync-d
 /* `protocol`: does the compositor take part in the protocol in any way the probes can see? */
 static void derive_protocol(struct features *fs)
 {
-    char did[512] = "";
-    size_t o = 0;
-    bool unknown = false;
+    char did[512] = "", unseen[512] = "";
+    size_t o = 0, u = 0;
+    bool unknown = false, unobservable = true;
     for (int i = 0; i < NPROTOCOL; i++) {
         const struct feature *f = features_find(fs, protocol_features[i]);
         if (f && f->state == FEATURE_PRESENT)
             o += (size_t)snprintf(did + o, sizeof did - o, "%s%s", o ? ", " : "", protocol_features[i]);
-        unknown |= !f || f->state == FEATURE_UNKNOWN;
+        bool undecided = !f || f->state == FEATURE_UNKNOWN;
+        unknown |= undecided;
+        if (undecided && f && !strcmp(f->source, "unobservable"))
+            u += (size_t)snprintf(unseen + u, sizeof unseen - u, "%s%s", u ? ", " : "", protocol_features[i]);
+        else if (undecided)
+            unobservable = false;
     }
     if (o)
         features_set(fs, "protocol", FEATURE_PRESENT, "derived", "it does %s", did);
+    else if (unknown && unobservable)
+        features_set(fs, "protocol", FEATURE_UNKNOWN, "unobservable", "not decided: it was seen doing none of what "
+                     "can be seen here, and %s cannot be made or seen here", unseen);
     else if (unknown)
         features_set(fs, "protocol", FEATURE_UNKNOWN, "derived", "not decided: a probe could not decide");
     else

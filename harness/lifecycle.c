@@ -135,6 +135,14 @@ static void stop_compositor(struct run *r)
         kill(report, SIGKILL);
     if (display >= 0)
         xserver_remove_stale(display);
+    /* a compositor may have held more than the display it reported (mutter keeps a second one
+     * "for managed services"): every X lock that appeared since its start and whose process is
+     * gone is its own */
+    unsigned char now[XSERVER_MAX_LOCKS];
+    xserver_locks(now, XSERVER_MAX_LOCKS);
+    for (int d = 0; d < XSERVER_MAX_LOCKS; d++)
+        if (now[d] && !r->locks_before[d])
+            xserver_remove_stale(d);
 }
 
 void lifecycle_stop(struct run *r)
@@ -192,6 +200,7 @@ static int launch(struct run *r, const char *cmd, enum ready_kind ready, const c
     if (!r->o->own_xserver)
         return compositor_start(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, err, errlen);
     char fifo[PATH_MAX + 32];
+    xserver_locks(r->locks_before, XSERVER_MAX_LOCKS);
     if (prepare_report(start_dir, fifo, sizeof fifo, err, errlen) < 0 ||
         compositor_start_own(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, fifo, err, errlen) < 0 ||
         lifecycle_attach_observers(r, err, errlen) < 0)

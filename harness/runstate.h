@@ -37,6 +37,7 @@ struct run {
     struct capture capture;         /* the conf's screen-capture: for this start (capture.h) */
     bool have_capture;              /* ... and it is the screen oracle */
     char start_dir[PATH_MAX];       /* this start's {tmpdir} */
+    unsigned char locks_before[XSERVER_MAX_LOCKS]; /* the X locks in /tmp before this start */
     char client_binary[PATH_MAX];
     char observer_binary[PATH_MAX];
     char tmp_dir[PATH_MAX];
