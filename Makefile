@@ -33,14 +33,17 @@ BINS = harness/framesync-harness scripted-client/scripted-client fake-wm/fake-wm
 BENCH_BIN := bench/framesync-bench
 
 # helpers of the compositors that bring their own X server (compositors/README.md): KWin's screen
-# capture over D-Bus (the screen oracle under kwin_wayland), the shim that lets sway and cage start as root
-TOOLS := tools/kwin-screenshot tools/nosetuid0.so
+# and mutter's screen captures over D-Bus (the screen oracles under kwin_wayland and mutter-wayland), the shim that lets sway and cage start as root
+TOOLS := tools/kwin-screenshot tools/mutter-screencast tools/nosetuid0.so
 DBUS_CFLAGS := $(shell pkg-config --cflags dbus-1 2>/dev/null)
 DBUS_LIBS   := $(shell pkg-config --libs dbus-1 2>/dev/null)
 
 all: $(BINS) $(BENCH_BIN) $(TOOLS)
 
 tools/kwin-screenshot: tools/kwin-screenshot.c
+	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@ $< $(DBUS_LIBS)
+
+tools/mutter-screencast: tools/mutter-screencast.c
 	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@ $< $(DBUS_LIBS)
 
 tools/nosetuid0.so: tools/nosetuid0.c
