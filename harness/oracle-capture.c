@@ -30,8 +30,8 @@ struct win {
     int rx, ry, rw, rh;         /* the whole window */
     bool have_value;
     uint32_t rgb;
-    const char *force;          /* emit the state of a capture begun after force_us, with this via */
-    int64_t force_us;
+    bool shown_mapped;          /* the mapped state of the last record about it */
+    int64_t last_begin;         /* when the last capture that sampled it began (0: none yet) */
     bool gone;
     uint32_t select_seq;
     /* where the capture under way samples it (its point when the capture began); -1: not in it */
@@ -137,10 +137,8 @@ static void start_capture(struct cap_state *st)
     for (int i = 0; i < st->nwins; i++) {
         struct win *w = &st->wins[i];
         w->job_x = w->job_y = -1;
-        if (!on_screen(st, w)) {
-            w->force = NULL; /* nothing to show for it: not on screen (or gone) */
-            continue;
-        }
+        if (!on_screen(st, w))
+            continue; /* nothing to show for it: not on screen (or gone) */
         w->job_x = w->cx;
         w->job_y = w->cy;
         x0 = w->cx < x0 ? w->cx : x0;
@@ -171,7 +169,7 @@ static void drop_job(struct cap_state *st)
     st->job_running = false;
 }
 
-/* The capture ended: a record for each window whose pixel changed (or whose state was forced). */
+/* The capture ended: a record for each window whose pixel or mapped state changed. */
 static void finish_capture(struct cap_state *st)
 {
     struct image im;
@@ -198,32 +196,35 @@ static void finish_capture(struct cap_state *st)
         if (px < 0)
             continue;
         uint32_t rgb = (uint32_t)px;
-        bool forced = w->force != NULL;
-        if (w->have_value && w->rgb == rgb && !forced)
+        int64_t since = w->last_begin;
+        w->last_begin = t0;
+        /* a record when the pixel or the window's mapped state changed (as oracle-screen.c) */
+        const char *via = !w->have_value ? "create" : w->mapped != w->shown_mapped ? (w->mapped ? "map" : "unmap")
+                          : w->rgb != rgb ? "capture" : NULL;
+        if (!via)
             continue;
         w->have_value = true;
         w->rgb = rgb;
+        w->shown_mapped = w->mapped;
         char line[512];
         if (st->s && st->active &&
-            screen_format_shows(line, sizeof line, w->client, w->window, rgb, w->job_x, w->job_y, w->mapped,
-                                forced ? w->force : "capture", rtt) == 0) {
-            struct record *r = record_make("screen", t1, "%s", line);
+            screen_format_shows(line, sizeof line, w->client, w->window, rgb, w->job_x, w->job_y, w->mapped, via,
+                                rtt) == 0) {
+            /* since_us: the picture shows the screen after this (the last sample of the window, which
+             * showed something else, began then), and no later than t: harness/expr.c orders such a
+             * record against others only when the order is certain */
+            struct record *r = record_make("screen", t1, "%s since_us=%lld", line,
+                                           (long long)(since ? since - st->s->tl.start_us : 0));
             if (r)
                 session_add_record(st->s, r);
         }
-        if (forced && w->force_us <= t0) /* this capture began after what forced it */
-            w->force = NULL;
     }
     image_free(&im);
 }
 
 static void set_mapped(struct cap_state *st, struct win *w, bool mapped)
 {
-    if (w->mapped != mapped) {
-        w->mapped = mapped;
-        w->force = mapped ? "map" : "unmap";
-        w->force_us = clock_now_us();
-    }
+    w->mapped = mapped;
     w->geom_dirty = true;
     st->next_now = true;
 }
@@ -309,8 +310,7 @@ static void cap_observe(struct oracle *o, struct session *s, const struct record
         if (st->nwins == MAX_WINDOWS)
             return;
         w = &st->wins[st->nwins++];
-        *w = (struct win){.window = xid, .geom_dirty = true, .force = "create", .force_us = clock_now_us(),
-                          .job_x = -1, .job_y = -1};
+        *w = (struct win){.window = xid, .geom_dirty = true, .job_x = -1, .job_y = -1};
         snprintf(w->client, sizeof w->client, "%s", r->source);
         const uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY;
         w->select_seq = xcb_change_window_attributes(st->c, xid, XCB_CW_EVENT_MASK, &mask).sequence;
