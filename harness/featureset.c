@@ -12,7 +12,7 @@ static char *probe_names[FEATURES_MAX];
 static int nprobe_names;
 
 /* Observed from the selections at start-up, and derived from the trigger probes. */
-static const char *const builtin[] = {"wm", "compositing", "sync-requests", "driven-resize", "held-resize", "hold",
+static const char *const builtin[] = {"wm", "compositing", "sync-requests", "driven-resize", "held-resize", "map-resize", "hold",
                                       "extended", "protocol"};
 #define NBUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
@@ -41,7 +41,8 @@ const char *const *features_inputs(const char *name)
                                            "hold-update", "hold-map", "sync-drawn", "frame-drawn", "frame-timings",
                                            "fences", NULL};
     static const char *const none[] = {NULL};
-    if (!strcmp(name, "sync-requests") || !strcmp(name, "driven-resize") || !strcmp(name, "held-resize"))
+    if (!strcmp(name, "sync-requests") || !strcmp(name, "driven-resize") || !strcmp(name, "held-resize") ||
+        !strcmp(name, "map-resize"))
         return trig;
     if (!strcmp(name, "hold"))
         return hold;
@@ -284,6 +285,18 @@ void features_derive(struct features *fs)
     derive_one(fs, "sync-requests", triggers, NTRIGGERS, fs->trigger, "any resize");
     derive_one(fs, "driven-resize", driven, 3, fs->driven, "a resize it drives itself");
     derive_one(fs, "held-resize", held, 2, fs->held, "an interactive resize that stays open");
+    /* `A resize` by a new map: the window is withdrawn, configured and mapped again, so its new
+     * size reaches it from its own ConfigureWindow of a withdrawn window, before any request */
+    const struct feature *sr = features_find(fs, "sync-requests");
+    if (!strcmp(fs->trigger, "map"))
+        features_set(fs, "map-resize", FEATURE_PRESENT, "derived", "`A resize` withdraws the window, configures "
+                     "it and maps it again: the only resize it syncs that the suite can make here");
+    else if (fs->trigger[0] || (sr && sr->state == FEATURE_ABSENT))
+        features_set(fs, "map-resize", FEATURE_ABSENT, "derived", "`A resize` is a resize of a mapped window (%s)",
+                     fs->trigger[0] ? fs->trigger : "none syncs");
+    else
+        features_set(fs, "map-resize", FEATURE_UNKNOWN, sr ? sr->source : "derived", "%s",
+                     sr ? sr->detail : "the trigger probes did not run");
     const struct feature *wm = features_find(fs, "wm");
     static const char *const need_wm[] = {"sync-requests", "driven-resize", "held-resize"};
     for (int i = 0; i < 3 && wm && wm->state == FEATURE_ABSENT; i++)
@@ -295,7 +308,7 @@ void features_derive(struct features *fs)
      * since every compositor shown two counters should hold (which counter a WM uses for its
      * requests is the draft's option; holding an unfinished update is not) */
     static const char *const ext[] = {"extended-counter", "extended-marker"};
-    const struct feature *sr = features_find(fs, "sync-requests");
+    sr = features_find(fs, "sync-requests");
     if (sr && sr->state == FEATURE_ABSENT)
         /* no request at all: say why, not "basic form only" */
         features_set(fs, "extended", FEATURE_ABSENT, "derived", "%s", sr->detail);
@@ -322,7 +335,7 @@ static const char *state_word(enum feature_state s)
 static int display_rank(const char *name)
 {
     static const char *const order[] = {"wm", "compositing", "trigger-configure", "trigger-keyboard", "trigger-pointer",
-                                        "trigger-map", "sync-requests", "driven-resize", "held-resize",
+                                        "trigger-map", "sync-requests", "driven-resize", "held-resize", "map-resize",
                                         "extended-counter", "extended-marker", "extended",
                                         "hold-update", "hold-map", "hold", "sync-drawn", "frame-drawn",
                                         "frame-timings", "fences", "protocol"};
