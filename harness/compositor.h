@@ -32,6 +32,7 @@ struct compositor {
     char *own_env[4];
     /* for the report: its X server, which screen oracle served, why its run may test nothing */
     bool own_xserver;
+    const char *conf;            /* the name of its compositors/NAME.conf, or NULL (a command line) */
     const char *screen_oracle;   /* or NULL */
     const char *allow_empty;     /* `allow-empty:` of its conf, or NULL */
     /* what it claims, read once ready */

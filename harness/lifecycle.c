@@ -238,6 +238,7 @@ static bool start(struct run *r, const char *cmd, enum profile p, char *why, siz
     }
     snprintf(r->wm.command, sizeof r->wm.command, "%s", cmd); /* the command as the user wrote it */
     r->wm.own_xserver = r->o->own_xserver;
+    r->wm.conf = r->o->wm_named ? r->o->wm_profile.name : NULL;
     r->wm.screen_oracle = r->screen_oracle[0] ? r->screen_oracle : NULL;
     r->wm.allow_empty = r->o->wm_named && r->o->wm_profile.allow_empty[0] ? r->o->wm_profile.allow_empty : NULL;
     r->wm_running = true;

@@ -128,6 +128,8 @@ void results_compositor(struct results *r, const struct compositor *c, enum prof
     kv(f, "profile", profile_name(p), true);
     kv(f, "command", c->command, true);
     kv(f, "name", c->wm_name, true);
+    if (c->conf)
+        kv(f, "conf", c->conf, true);
     kv(f, "xserver", c->own_xserver ? "own" : "xvfb", true);
     kv(f, "screen_oracle", c->screen_oracle ? c->screen_oracle : "", true);
     if (c->allow_empty)
