@@ -148,6 +148,9 @@ static int run_item(struct run *r, const struct item *it)
             char why2[800]; /* crashed, stopped or hung: the next case gets a fresh one */
             snprintf(why2, sizeof why2, "it %s in %s [%s]", res.observed + strlen("compositor "), it->tc->id,
                      profile_name(it->p));
+            /* stopping a compositor that brings its X server destroys the oracles: the session,
+             * logged below, must be done with them first (session_free used them after their free) */
+            session_detach_oracles(&s);
             lifecycle_stop_broken(r, why2);
         }
     } else {
