@@ -32,7 +32,22 @@ UNIT_BIN     := $(UNIT_SRC:.c=)
 BINS = harness/framesync-harness scripted-client/scripted-client fake-wm/fake-wm app-observer/app-observer model-app/model-app
 BENCH_BIN := bench/framesync-bench
 
-all: $(BINS) $(BENCH_BIN)
+# helpers of the compositors that bring their own X server (compositors/README.md): KWin's screen
+# and mutter's screen captures over D-Bus (the screen oracles under kwin_wayland and mutter-wayland), the shim that lets sway and cage start as root
+TOOLS := tools/kwin-screenshot tools/mutter-screencast tools/nosetuid0.so
+DBUS_CFLAGS := $(shell pkg-config --cflags dbus-1 2>/dev/null)
+DBUS_LIBS   := $(shell pkg-config --libs dbus-1 2>/dev/null)
+
+all: $(BINS) $(BENCH_BIN) $(TOOLS)
+
+tools/kwin-screenshot: tools/kwin-screenshot.c
+	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@ $< $(DBUS_LIBS)
+
+tools/mutter-screencast: tools/mutter-screencast.c
+	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@ $< $(DBUS_LIBS)
+
+tools/nosetuid0.so: tools/nosetuid0.c
+	$(CC) $(CFLAGS) -shared -fPIC -o $@ $<
 
 %.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h scripted-client/*.h app-observer/*.h)
 	$(CC) $(CFLAGS) $(X_CFLAGS) -c -o $@ $<
@@ -210,7 +225,7 @@ matrix: all
 
 clean:
 	rm -rf build
-	rm -f $(BINS) $(BENCH_BIN) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o scripted-client/*.o fake-wm/*.o app-observer/*.o model-app/*.o
+	rm -f $(BINS) $(BENCH_BIN) $(TOOLS) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o scripted-client/*.o fake-wm/*.o app-observer/*.o model-app/*.o
 
 .PHONY: all unit selftest client-selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress bench-check
 .SECONDARY:

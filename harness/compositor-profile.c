@@ -60,6 +60,19 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
         if (!one_of(value, (const char *const[]){"xvfb", "own", NULL}))
             return conf_fail(err, errlen, path, lineno, "`xserver:` takes xvfb or own, not `%s`", value);
         p->own_xserver = !strcmp(value, "own");
+    } else if (!strcmp(key, "screen-capture")) {
+        if (p->screen_capture[0])
+            return conf_fail(err, errlen, path, lineno, "a second `screen-capture:` (one is allowed)");
+        if (!strstr(value, "{x}") || !strstr(value, "{y}") || !strstr(value, "{w}") || !strstr(value, "{h}"))
+            return conf_fail(err, errlen, path, lineno, "`screen-capture:` needs {x}, {y}, {w} and {h} (the region "
+                             "its PPM must show)");
+        snprintf(p->screen_capture, sizeof p->screen_capture, "%s", value);
+    } else if (!strcmp(key, "allow-empty")) {
+        size_t o = strlen(p->allow_empty);
+        snprintf(p->allow_empty + o, sizeof p->allow_empty - o, "%s%s", o ? " " : "", value);
+    } else if (!strcmp(key, "no-xtest")) {
+        size_t o = strlen(p->no_xtest);
+        snprintf(p->no_xtest + o, sizeof p->no_xtest - o, "%s%s", o ? " " : "", value);
     } else if (!strcmp(key, "packages")) {
         snprintf(p->packages, sizeof p->packages, "%s", value);
     } else if (!strcmp(key, "binary")) {
@@ -70,7 +83,7 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
     } else {
         return conf_fail(err, errlen, path, lineno,
                          "unknown key `%s:` (expected command, env, ready, composites, resize-trigger, xserver, "
-                         "packages, binary or notes)",
+                         "screen-capture, allow-empty, no-xtest, packages, binary or notes)",
                          key);
     }
     return 0;
@@ -106,6 +119,9 @@ int compositor_profile_parse(const char *path, struct compositor_profile *p, cha
     if (rc == 0 && p->own_xserver && !strstr(p->command, "{report}"))
         rc = conf_fail(err, errlen, path, lineno, "`xserver: own` needs `{report}` in `command:` (the command the "
                        "session runs to tell the harness its DISPLAY)");
+    if (rc == 0 && p->screen_capture[0] && !p->own_xserver)
+        rc = conf_fail(err, errlen, path, lineno, "`screen-capture:` is for a compositor that brings its own X "
+                       "server (`xserver: own`): on the suite's Xvfb the root shows the screen");
     if (rc == 0 && !p->binary[0])
         conf_derive_binary(p->command, p->binary, sizeof p->binary);
     if (rc < 0)

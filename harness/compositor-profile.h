@@ -21,6 +21,9 @@ struct compositor_profile {
     bool own_xserver;        /* `xserver: own`: it brings its X server (Xwayland); `{report}` in the
                                 command tells the harness which (lifecycle.c) */
     bool composites;
+    char screen_capture[1024]; /* `screen-capture:`: a command writing a PPM of {x} {y} {w} {h} ("": none) */
+    char allow_empty[512];   /* `allow-empty:`: why a run of it may test nothing ("": it may not) */
+    char no_xtest[512];      /* `no-xtest:`: why XTEST input does not reach it ("": it does) */
     char packages[512];
     char binary[256];        /* blank-separated programs; derived from command when not given */
     char notes[2048];

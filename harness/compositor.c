@@ -292,6 +292,15 @@ static void report_line(struct compositor *c, const char *line)
         snprintf(c->own_auth, sizeof c->own_auth, "%s", line + 11);
     else if (!strncmp(line, "PID=", 4))
         c->report_pid = (pid_t)atoi(line + 4);
+    else {
+        static const char *const session_vars[] = {"WAYLAND_DISPLAY=", "XDG_RUNTIME_DIR=", "DBUS_SESSION_BUS_ADDRESS="};
+        int n = 0;
+        while (n < 3 && c->own_env[n])
+            n++;
+        for (int i = 0; i < 3; i++)
+            if (!strncmp(line, session_vars[i], strlen(session_vars[i])) && line[strlen(session_vars[i])] && n < 3)
+                c->own_env[n++] = strdup(line);
+    }
 }
 
 /* Reads the report the session's `{report}` command writes into the fifo (opened for reading
@@ -376,4 +385,8 @@ void compositor_stop(struct compositor *c)
     for (int i = 0; i < c->nsupported; i++)
         free(c->supported[i]);
     c->nsupported = 0;
+    for (int i = 0; c->own_env[i] && i < 4; i++) {
+        free(c->own_env[i]);
+        c->own_env[i] = NULL;
+    }
 }

@@ -27,6 +27,14 @@ struct compositor {
     /* `xserver: own`: what its session reported ({report}) */
     char own_display[64], own_auth[512];
     pid_t report_pid;
+    /* ... and the session's WAYLAND_DISPLAY, XDG_RUNTIME_DIR and DBUS_SESSION_BUS_ADDRESS as
+     * NAME=VALUE (those it had), for a screen-capture command that speaks to the compositor */
+    char *own_env[4];
+    /* for the report: its X server, which screen oracle served, why its run may test nothing */
+    bool own_xserver;
+    const char *conf;            /* the name of its compositors/NAME.conf, or NULL (a command line) */
+    const char *screen_oracle;   /* or NULL */
+    const char *allow_empty;     /* `allow-empty:` of its conf, or NULL */
     /* what it claims, read once ready */
     xcb_window_t wm_owner, cm_owner, check_window;
     char wm_name[128];

@@ -192,7 +192,8 @@ static int finish(struct run *r, int nitems)
     struct run_verdict v;
     run_verdict_decide(&v, r, nitems);
     if (v.reason[0])
-        tap_comment(&r->tap, "run: %s%s", v.accepted ? "accepted by --allow-empty: " : "UNRESOLVED: ", v.reason);
+        tap_comment(&r->tap, "run: %s%s%s%s", v.accepted ? "accepted by " : "UNRESOLVED: ",
+                    v.accepted ? v.accepted_by : "", v.accepted ? ": " : "", v.reason);
     tap_summary(&r->tap);
     results_run_verdict(r->results, v.accepted || !v.reason[0] ? "complete" : "UNRESOLVED", v.reason,
                         v.exit_status);

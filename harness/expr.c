@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *value_str(value_t v, char *buf, size_t len)
@@ -152,6 +153,52 @@ static int eval_side(const struct expr_env *env, char *const *tok, int n, value_
     return 0;
 }
 
+/* When a record is known only to lie in a span of time: a screen record of a sampling oracle
+ * (oracle-capture.h) says what was on screen at some moment after its since_us (relative to the
+ * case's start) and no later than its t.  Any other record happened at its t. */
+static bool record_span(const struct expr_env *env, const struct record *r, int64_t *lo, int64_t *hi)
+{
+    const char *since = record_get(r, "since_us");
+    *hi = r->t_us;
+    *lo = since ? env->t0_us + strtoll(since, NULL, 10) : r->t_us;
+    return since != NULL;
+}
+
+#define EXPR_NOT_SAMPLED ((enum expr_status) - 1)
+
+/* `A before B` / `A after B` where one of them was sampled: decided only when the spans do not
+ * overlap; otherwise the order cannot be told from what was seen (EXPR_ERROR, with why), never
+ * guessed.  EXPR_NOT_SAMPLED when neither was sampled (the timeline's order decides). */
+static enum expr_status sampled_order(const struct expr_env *env, const char *a, const char *op, const char *b,
+                                      char *explain, size_t len)
+{
+    const struct record *ra = env->lookup ? env->lookup(env->ctx, a, strlen(a)) : NULL;
+    const struct record *rb = env->lookup ? env->lookup(env->ctx, b, strlen(b)) : NULL;
+    if (!ra || !rb)
+        return EXPR_NOT_SAMPLED;
+    int64_t alo, ahi, blo, bhi;
+    bool sa = record_span(env, ra, &alo, &ahi), sb = record_span(env, rb, &blo, &bhi);
+    if (!sa && !sb)
+        return EXPR_NOT_SAMPLED;
+    bool after = op[0] == 'a';
+    /* A after B for certain when A's earliest is past B's latest; A before B when A's latest is
+     * before B's earliest */
+    if (alo > bhi || ahi < blo) {
+        bool a_later = alo > bhi;
+        if (a_later == after)
+            return EXPR_TRUE;
+        snprintf(explain, len, "%s (at %+.3f ms%s) came %s %s (%s%+.3f ms): wanted %s %s %s", a,
+                 (double)(ahi - env->t0_us) / 1000.0, sa ? " at the latest" : "", a_later ? "after" : "before", b,
+                 sb ? "shown no later than " : "at ", (double)(bhi - env->t0_us) / 1000.0, a, op, b);
+        return EXPR_FALSE;
+    }
+    snprintf(explain, len, "the screen oracle samples the screen (the compositor's own picture): %s lies between "
+             "%+.3f and %+.3f ms and %s between %+.3f and %+.3f ms, so whether %s came %s %s cannot be told",
+             a, (double)(alo - env->t0_us) / 1000.0, (double)(ahi - env->t0_us) / 1000.0, b,
+             (double)(blo - env->t0_us) / 1000.0, (double)(bhi - env->t0_us) / 1000.0, a, op, b);
+    return EXPR_ERROR;
+}
+
 enum expr_status expr_eval(const struct expr_env *env, char *const *tok, int n, char *explain,
                            size_t len)
 {
@@ -170,6 +217,9 @@ enum expr_status expr_eval(const struct expr_env *env, char *const *tok, int n, 
     char shown[512] = "", err[256];
     value_t a, b;
     if (!strcmp(op, "before") || !strcmp(op, "after")) {
+        enum expr_status sampled = sampled_order(env, tok[0], op, tok[2], explain, len);
+        if (sampled != EXPR_NOT_SAMPLED)
+            return sampled;
         char ta[128], tb[128];
         snprintf(ta, sizeof ta, "%s.seq", tok[0]);
         snprintf(tb, sizeof tb, "%s.seq", tok[2]);

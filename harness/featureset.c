@@ -12,7 +12,7 @@ static char *probe_names[FEATURES_MAX];
 static int nprobe_names;
 
 /* Observed from the selections at start-up, and derived from the trigger probes. */
-static const char *const builtin[] = {"wm", "compositing", "sync-requests", "driven-resize", "held-resize", "hold",
+static const char *const builtin[] = {"wm", "compositing", "sync-requests", "driven-resize", "held-resize", "map-resize", "hold",
                                       "extended", "protocol"};
 #define NBUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
@@ -41,7 +41,8 @@ const char *const *features_inputs(const char *name)
                                            "hold-update", "hold-map", "sync-drawn", "frame-drawn", "frame-timings",
                                            "fences", NULL};
     static const char *const none[] = {NULL};
-    if (!strcmp(name, "sync-requests") || !strcmp(name, "driven-resize") || !strcmp(name, "held-resize"))
+    if (!strcmp(name, "sync-requests") || !strcmp(name, "driven-resize") || !strcmp(name, "held-resize") ||
+        !strcmp(name, "map-resize"))
         return trig;
     if (!strcmp(name, "hold"))
         return hold;
@@ -159,14 +160,20 @@ static void derive_one(struct features *fs, const char *name, const char *const 
 {
     char why[1024];
     describe_triggers(fs, among, n, why, sizeof why);
-    bool unknown = false;
+    bool unknown = false, unobservable = true; /* every undecided trigger cannot be driven or seen here */
     for (int i = 0; i < n; i++) {
         char t[32];
         snprintf(t, sizeof t, "trigger-%s", among[i]);
-        unknown |= state_of(fs, t) == FEATURE_UNKNOWN;
+        const struct feature *f = features_find(fs, t);
+        bool u = !f || f->state == FEATURE_UNKNOWN;
+        unknown |= u;
+        unobservable &= !u || (f && !strcmp(f->source, "unobservable"));
     }
     if (chosen[0])
         features_set(fs, name, FEATURE_PRESENT, "derived", "%s: %s", what, chosen);
+    else if (unknown && unobservable)
+        features_set(fs, name, FEATURE_UNKNOWN, "unobservable", "not decided: no trigger the suite can make here "
+                     "was seen to sync, and the others cannot be made or seen here (%s)", why);
     else if (unknown)
         features_set(fs, name, FEATURE_UNKNOWN, "derived", "a probe of a trigger could not decide (%s)", why);
     else
@@ -220,17 +227,25 @@ static const char *const protocol_features[] = {"sync-requests", "hold", "sync-d
 /* `protocol`: does the compositor take part in the protocol in any way the probes can see? */
 static void derive_protocol(struct features *fs)
 {
-    char did[512] = "";
-    size_t o = 0;
-    bool unknown = false;
+    char did[512] = "", unseen[512] = "";
+    size_t o = 0, u = 0;
+    bool unknown = false, unobservable = true;
     for (int i = 0; i < NPROTOCOL; i++) {
         const struct feature *f = features_find(fs, protocol_features[i]);
         if (f && f->state == FEATURE_PRESENT)
             o += (size_t)snprintf(did + o, sizeof did - o, "%s%s", o ? ", " : "", protocol_features[i]);
-        unknown |= !f || f->state == FEATURE_UNKNOWN;
+        bool undecided = !f || f->state == FEATURE_UNKNOWN;
+        unknown |= undecided;
+        if (undecided && f && !strcmp(f->source, "unobservable"))
+            u += (size_t)snprintf(unseen + u, sizeof unseen - u, "%s%s", u ? ", " : "", protocol_features[i]);
+        else if (undecided)
+            unobservable = false;
     }
     if (o)
         features_set(fs, "protocol", FEATURE_PRESENT, "derived", "it does %s", did);
+    else if (unknown && unobservable)
+        features_set(fs, "protocol", FEATURE_UNKNOWN, "unobservable", "not decided: it was seen doing none of what "
+                     "can be seen here, and %s cannot be made or seen here", unseen);
     else if (unknown)
         features_set(fs, "protocol", FEATURE_UNKNOWN, "derived", "not decided: a probe could not decide");
     else
@@ -270,6 +285,18 @@ void features_derive(struct features *fs)
     derive_one(fs, "sync-requests", triggers, NTRIGGERS, fs->trigger, "any resize");
     derive_one(fs, "driven-resize", driven, 3, fs->driven, "a resize it drives itself");
     derive_one(fs, "held-resize", held, 2, fs->held, "an interactive resize that stays open");
+    /* `A resize` by a new map: the window is withdrawn, configured and mapped again, so its new
+     * size reaches it from its own ConfigureWindow of a withdrawn window, before any request */
+    const struct feature *sr = features_find(fs, "sync-requests");
+    if (!strcmp(fs->trigger, "map"))
+        features_set(fs, "map-resize", FEATURE_PRESENT, "derived", "`A resize` withdraws the window, configures "
+                     "it and maps it again: the only resize it syncs that the suite can make here");
+    else if (fs->trigger[0] || (sr && sr->state == FEATURE_ABSENT))
+        features_set(fs, "map-resize", FEATURE_ABSENT, "derived", "`A resize` is a resize of a mapped window (%s)",
+                     fs->trigger[0] ? fs->trigger : "none syncs");
+    else
+        features_set(fs, "map-resize", FEATURE_UNKNOWN, sr ? sr->source : "derived", "%s",
+                     sr ? sr->detail : "the trigger probes did not run");
     const struct feature *wm = features_find(fs, "wm");
     static const char *const need_wm[] = {"sync-requests", "driven-resize", "held-resize"};
     for (int i = 0; i < 3 && wm && wm->state == FEATURE_ABSENT; i++)
@@ -281,7 +308,7 @@ void features_derive(struct features *fs)
      * since every compositor shown two counters should hold (which counter a WM uses for its
      * requests is the draft's option; holding an unfinished update is not) */
     static const char *const ext[] = {"extended-counter", "extended-marker"};
-    const struct feature *sr = features_find(fs, "sync-requests");
+    sr = features_find(fs, "sync-requests");
     if (sr && sr->state == FEATURE_ABSENT)
         /* no request at all: say why, not "basic form only" */
         features_set(fs, "extended", FEATURE_ABSENT, "derived", "%s", sr->detail);
@@ -308,7 +335,7 @@ static const char *state_word(enum feature_state s)
 static int display_rank(const char *name)
 {
     static const char *const order[] = {"wm", "compositing", "trigger-configure", "trigger-keyboard", "trigger-pointer",
-                                        "trigger-map", "sync-requests", "driven-resize", "held-resize",
+                                        "trigger-map", "sync-requests", "driven-resize", "held-resize", "map-resize",
                                         "extended-counter", "extended-marker", "extended",
                                         "hold-update", "hold-map", "hold", "sync-drawn", "frame-drawn",
                                         "frame-timings", "fences", "protocol"};
@@ -339,6 +366,10 @@ void features_print(const struct features *fs, void (*line)(void *ctx, const cha
         snprintf(buf, sizeof buf, "  %-18s %-7s %s", f->name, state_word(f->state), f->detail);
         line(ctx, buf);
     }
+    if (fs->oracle[0]) {
+        snprintf(buf, sizeof buf, "  screen oracle: %s", fs->oracle);
+        line(ctx, buf);
+    }
     if (!triggers_probed(fs))
         return;
     snprintf(buf, sizeof buf, "  resize trigger: %s%s (driven: %s, held open: %s)", fs->trigger[0] ? fs->trigger : "none",
@@ -359,6 +390,8 @@ void features_json(const struct features *fs, FILE *f)
     json_string(f, fs->held);
     fputs(", \"listed\": ", f);
     json_string(f, fs->listed);
+    fputs(", \"screen_oracle\": ", f);
+    json_string(f, fs->oracle);
     char unbacked[1024] = "";
     features_unbacked(fs, unbacked, sizeof unbacked);
     fputs(", \"unbacked\": ", f);
@@ -399,6 +432,12 @@ void features_write_tsv(const struct features *fs, FILE *f)
     fprintf(f, "\t-\tprobe-ms\t-\t%.1f\t\n", fs->probe_ms);
     put_text(f, fs->command);
     fprintf(f, "\t-\tlisted\t-\t0\t%s\n", fs->listed);
+    if (fs->oracle[0]) {
+        put_text(f, fs->command);
+        fputs("\t-\toracle\t-\t0\t", f);
+        put_text(f, fs->oracle);
+        fputc('\n', f);
+    }
 }
 
 static char *next_field(char **p)
@@ -449,6 +488,8 @@ int features_read_tsv(const char *path, const char *command, struct features *fs
         if (!strcmp(name, "-")) { /* the table's own lines: how long probing took, what it lists */
             if (!strcmp(state, "listed"))
                 snprintf(fs->listed, sizeof fs->listed, "%s", detail);
+            else if (!strcmp(state, "oracle"))
+                snprintf(fs->oracle, sizeof fs->oracle, "%s", detail);
             else
                 fs->probe_ms = strtod(ms, NULL);
             continue;

@@ -36,6 +36,7 @@ struct features {
     char trigger[16], driven[16], held[16];
     char named_trigger[16];   /* resize-trigger: of compositors/NAME.conf or --resize-trigger */
     char listed[512];         /* the protocol's atoms it lists in _NET_SUPPORTED, space-separated */
+    char oracle[1024];        /* the screen oracle the probes read ("none: WHY"), "" when not said */
     double probe_ms;
 };
 

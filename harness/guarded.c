@@ -46,7 +46,7 @@ static enum liveness health_after(const struct guard *g, const struct session *s
     if ((res->verdict == VERDICT_PASS && !g->check_always) || s->nclients == 0 || proc_interrupted())
         return LIVE_OK; /* a pass, a run that asked nothing of the compositor (a `require`), or the
                            run is stopping: the barrier would only delay the exit */
-    return liveness_check(g->env->wm, g->env->x, g->liveness_ms, why, len);
+    return liveness_check(g->env, g->liveness_ms, why, len);
 }
 
 /* An earlier attempt's logs and screenshot: PREFIX.attempt-K.log / .png */

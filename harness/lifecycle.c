@@ -24,7 +24,10 @@ struct run_env lifecycle_env(struct run *r)
                             .observer_binary = r->observer_binary, .timeout_scale = r->o->timeout_scale,
                             .oracles = r->oracles, .noracles = r->noracles,
                             .case_timeout_ms = options_case_timeout_ms(r->o), .features = r->features,
-                            .no_screen = r->no_screen[0] ? r->no_screen : NULL};
+                            .no_screen = r->no_screen[0] ? r->no_screen : NULL,
+                            .capture = r->have_capture ? &r->capture : NULL,
+                            .no_xtest = r->o->wm_named && r->o->wm_profile.no_xtest[0] ? r->o->wm_profile.no_xtest
+                                                                                       : NULL};
 }
 
 static void tap_line(void *ctx, const char *text)
@@ -60,14 +63,48 @@ static void print_claims(struct run *r)
     tap_comment(&r->tap, "%s", line);
 }
 
+/* The screen-capture command of this start (compositors/NAME.conf `screen-capture:`), with its
+ * {tmpdir} and {root}, the conf's env: and the session's variables its {report} saw; false when
+ * there is none. */
+static bool make_capture(struct run *r)
+{
+    const struct compositor_profile *p = r->o->wm_named ? &r->o->wm_profile : NULL;
+    for (int i = 0; r->capture.env[i]; i++) {
+        free(r->capture.env[i]);
+        r->capture.env[i] = NULL;
+    }
+    if (!p || !p->screen_capture[0] || !r->o->own_xserver)
+        return false;
+    char a[4096];
+    conf_substitute(p->screen_capture, "{tmpdir}", r->start_dir, a, sizeof a);
+    conf_substitute(a, "{root}", r->o->root, r->capture.command, sizeof r->capture.command);
+    int n = 0;
+    char **env = compositor_profile_env(p, r->o->root, r->start_dir);
+    for (int i = 0; env && env[i] && n < CAPTURE_MAX_ENV; i++)
+        r->capture.env[n++] = strdup(env[i]);
+    for (int i = 0; i < 4 && r->wm.own_env[i] && n < CAPTURE_MAX_ENV; i++)
+        r->capture.env[n++] = strdup(r->wm.own_env[i]);
+    r->capture.env[n] = NULL;
+    r->capture.width = r->x.screen ? r->x.screen->width_in_pixels : 0;
+    r->capture.height = r->x.screen ? r->x.screen->height_in_pixels : 0;
+    r->capture.log_fd = r->wm.log_fd;
+    r->capture.timeout_ms = (int)(5000 * r->o->timeout_scale);
+    return true;
+}
+
 /* The oracles and the grab watch belong to one X server: made when it is there (once for Xvfb, at
  * each start of a compositor that brings its own). */
 int lifecycle_attach_observers(struct run *r, char *err, size_t errlen)
 {
-    r->noracles = oracles_create(&r->x, r->oracles, MAX_ORACLES, r->no_screen, sizeof r->no_screen);
+    bool cap = make_capture(r);
+    r->noracles = oracles_create(&r->x, cap ? &r->capture : NULL, r->oracles, MAX_ORACLES, r->screen_oracle,
+                                 r->no_screen, sizeof r->no_screen);
+    r->have_capture = cap && !r->no_screen[0];
     if (r->no_screen[0])
         tap_comment(&r->tap, "no screen oracle on %s: %s; the cases that read the screen SKIP", r->x.display_name,
                     r->no_screen);
+    else if (r->o->own_xserver)
+        tap_comment(&r->tap, "screen oracle on %s: %s", r->x.display_name, r->screen_oracle);
     /* a compositor's server grab of 3 s (scaled) ends with the compositor: see grabwatch.h */
     if (grabwatch_start(r->x.display_name, (int)(3000 * r->o->timeout_scale), err, errlen) < 0)
         return -1;
@@ -98,6 +135,14 @@ static void stop_compositor(struct run *r)
         kill(report, SIGKILL);
     if (display >= 0)
         xserver_remove_stale(display);
+    /* a compositor may have held more than the display it reported (mutter keeps a second one
+     * "for managed services"): every X lock that appeared since its start and whose process is
+     * gone is its own */
+    unsigned char now[XSERVER_MAX_LOCKS];
+    xserver_locks(now, XSERVER_MAX_LOCKS);
+    for (int d = 0; d < XSERVER_MAX_LOCKS; d++)
+        if (now[d] && !r->locks_before[d])
+            xserver_remove_stale(d);
 }
 
 void lifecycle_stop(struct run *r)
@@ -139,7 +184,9 @@ static int prepare_report(const char *start_dir, char *fifo, size_t len, char *e
         return -1;
     }
     fprintf(f, "#!/bin/sh\n# framesync: tells the harness which X server this session brings, then keeps the session open\n"
-               "printf 'DISPLAY=%%s\\nXAUTHORITY=%%s\\nPID=%%s\\n' \"$DISPLAY\" \"${XAUTHORITY:-}\" \"$$\" > '%s'\n"
+               "printf 'DISPLAY=%%s\\nXAUTHORITY=%%s\\nPID=%%s\\nWAYLAND_DISPLAY=%%s\\nXDG_RUNTIME_DIR=%%s\\n"
+               "DBUS_SESSION_BUS_ADDRESS=%%s\\n' \"$DISPLAY\" \"${XAUTHORITY:-}\" \"$$\" \"${WAYLAND_DISPLAY:-}\" "
+               "\"${XDG_RUNTIME_DIR:-}\" \"${DBUS_SESSION_BUS_ADDRESS:-}\" > '%s'\n"
                "exec sleep 2147483647\n", fifo);
     fclose(f);
     return chmod(script, 0700);
@@ -153,6 +200,7 @@ static int launch(struct run *r, const char *cmd, enum ready_kind ready, const c
     if (!r->o->own_xserver)
         return compositor_start(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, err, errlen);
     char fifo[PATH_MAX + 32];
+    xserver_locks(r->locks_before, XSERVER_MAX_LOCKS);
     if (prepare_report(start_dir, fifo, sizeof fifo, err, errlen) < 0 ||
         compositor_start_own(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, fifo, err, errlen) < 0 ||
         lifecycle_attach_observers(r, err, errlen) < 0)
@@ -176,9 +224,9 @@ static bool start(struct run *r, const char *cmd, enum profile p, char *why, siz
     int tries = r->wm.starts;
     memset(&r->wm, 0, sizeof r->wm);
     r->wm.starts = tries;
-    char start_dir[PATH_MAX], command[4096], err[3000];
-    if (compositor_start_dir(r->tmp_dir, start_dir, sizeof start_dir) < 0)
-        snprintf(start_dir, sizeof start_dir, "%s", r->tmp_dir);
+    char *start_dir = r->start_dir, command[4096], err[3000];
+    if (compositor_start_dir(r->tmp_dir, r->start_dir, sizeof r->start_dir) < 0)
+        snprintf(r->start_dir, sizeof r->start_dir, "%s", r->tmp_dir);
     r->wm.env = compositor_profile_env(r->o->wm_named ? &r->o->wm_profile : NULL, r->o->root, start_dir);
     start_command(r, cmd, start_dir, command, sizeof command);
     if (launch(r, command, ready, start_dir, err, sizeof err) < 0) {
@@ -189,6 +237,10 @@ static bool start(struct run *r, const char *cmd, enum profile p, char *why, siz
         return false;
     }
     snprintf(r->wm.command, sizeof r->wm.command, "%s", cmd); /* the command as the user wrote it */
+    r->wm.own_xserver = r->o->own_xserver;
+    r->wm.conf = r->o->wm_named ? r->o->wm_profile.name : NULL;
+    r->wm.screen_oracle = r->screen_oracle[0] ? r->screen_oracle : NULL;
+    r->wm.allow_empty = r->o->wm_named && r->o->wm_profile.allow_empty[0] ? r->o->wm_profile.allow_empty : NULL;
     r->wm_running = true;
     r->wm_ever_ready = true;
     r->wm_profile = p;
@@ -245,6 +297,7 @@ static void find_features(struct run *r, enum profile p)
     if ((r->features = known_table(r, r->wm.command)))
         return;
     struct features *fs = r->features = new_table(r, r->wm.command);
+    snprintf(fs->oracle, sizeof fs->oracle, "%s", r->screen_oracle);
     char err[1024];
     int found = r->o->features_file ? features_read_tsv(r->o->features_file, r->wm.command, fs, err, sizeof err) : 0;
     if (found < 0)

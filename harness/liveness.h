@@ -9,8 +9,7 @@
 #define FRAMESYNC_LIVENESS_H
 
 #include <stddef.h>
-#include "compositor.h"
-#include "xserver.h"
+#include "run.h"
 
 enum liveness {
     LIVE_OK,
@@ -21,8 +20,11 @@ enum liveness {
     LIVE_NO_SERVER,  /* the X server it brought (xserver: own) takes no connection: it went with it */
 };
 
-/* The barrier, bounded by deadline_ms; why says what was seen when it is not LIVE_OK ("killed by
- * signal 9 (Killed)", "did not map a new window within 3000 ms: it answers no MapRequest"). */
-enum liveness liveness_check(struct compositor *c, struct xserver *x, int deadline_ms, char *why, size_t len);
+/* The barrier, bounded by deadline_ms, against env's compositor on env's X server; why says what
+ * was seen when it is not LIVE_OK ("killed by signal 9 (Killed)", "did not map a new window within
+ * 3000 ms: it answers no MapRequest").  The window is looked for where env's screen oracle looks
+ * (the root, or the compositor's own picture: env->capture); where nothing can see the screen
+ * (env->no_screen), only the map is asked for. */
+enum liveness liveness_check(const struct run_env *env, int deadline_ms, char *why, size_t len);
 
 #endif

@@ -536,7 +536,7 @@ struct oracle *oracle_screen_create(struct xserver *x, char *err, size_t errlen)
     /* one fd for session_pump: the connection and the poll timer behind an epoll set */
     st->o = (struct oracle){.name = "screen", .fd = st->epfd, .readable = scr_readable, .observe = scr_observe,
                             .case_begin = scr_case_begin, .case_end = scr_case_end,
-                            .destroy = oracle_screen_destroy, .state = st};
+                            .snapshot = oracle_screen_snapshot, .destroy = oracle_screen_destroy, .state = st};
     return &st->o;
 fail:
     if (st->epfd >= 0)

@@ -5,6 +5,8 @@
 #ifndef FRAMESYNC_ORACLE_H
 #define FRAMESYNC_ORACLE_H
 
+#include <stddef.h>
+
 struct session;
 struct record;
 
@@ -19,6 +21,9 @@ struct oracle {
     /* Around each case; may be NULL. */
     void (*case_begin)(struct oracle *o, struct session *s);
     void (*case_end)(struct oracle *o, struct session *s);
+    /* Writes what it sees of the whole screen to a PNG at path (the picture of a failure for the
+     * reports); -1 with err.  May be NULL (an oracle that sees no screen). */
+    int (*snapshot)(struct oracle *o, const char *path, char *err, size_t errlen);
     /* Frees it (its connection, its state and o itself). */
     void (*destroy)(struct oracle *o);
     void *state;

@@ -1,4 +1,5 @@
 #include "oracles.h"
+#include "oracle-capture.h"
 #include "oracle-record.h"
 #include "oracle-screen.h"
 
@@ -6,17 +7,24 @@
 
 /* An oracle that cannot start is left out with a note on stderr: its cases then find no records
  * of that source (and fail or stay unresolved on their own terms); the run goes on. */
-int oracles_create(struct xserver *x, struct oracle **out, int max, char *no_screen, size_t len)
+int oracles_create(struct xserver *x, const struct capture *cap, struct oracle **out, int max, char *served,
+                   char *no_screen, size_t len)
 {
     int n = 0;
-    char why[512];
+    char why[1024], capwhy[1024];
     struct oracle *o;
-    no_screen[0] = 0;
+    no_screen[0] = served[0] = 0;
     if (n < max) {
-        if ((o = oracle_screen_create(x, why, sizeof why)))
+        if ((o = oracle_screen_create(x, why, sizeof why))) {
             out[n++] = o;
-        else
+            snprintf(served, len, "the root window (GetImage of the composited screen, woken by DAMAGE)");
+        } else if (!cap) {
             snprintf(no_screen, len, "%s", why);
+        } else if ((o = oracle_capture_create(x, cap, served, len, capwhy, sizeof capwhy))) {
+            out[n++] = o;
+        } else {
+            snprintf(no_screen, len, "%s; and %s", why, capwhy);
+        }
     }
     if (n < max) {
         if ((o = oracle_record_create(x, why, sizeof why)))
@@ -24,6 +32,8 @@ int oracles_create(struct xserver *x, struct oracle **out, int max, char *no_scr
         else
             fprintf(stderr, "framesync: no request oracle (source `wm`): %s\n", why);
     }
+    if (!served[0])
+        snprintf(served, len, "none: %s", no_screen);
     return n;
 }
 

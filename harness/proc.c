@@ -322,6 +322,18 @@ void proc_stop(struct proc *p, int grace_ms)
     free(p);
 }
 
+void proc_release(struct proc *p)
+{
+    if (!p)
+        return;
+    if (!p->exited) {
+        proc_stop(p, 0);
+        return;
+    }
+    unregister(p);
+    free(p);
+}
+
 /* Children that left their group (setsid daemons) came back to us as subreaper: find them. */
 static void kill_remaining_children(void)
 {

@@ -46,6 +46,10 @@ struct proc *proc_spawn(const char *name, const struct spawn_opts *o);
 /* Sends SIGTERM to the group, waits up to grace_ms for the leader to exit, then SIGKILL to the
  * group; always reaps.  Frees p. */
 void proc_stop(struct proc *p, int grace_ms);
+/* Frees a process that has exited and was reaped (p->exited), without looking for what it left
+ * behind: for short-lived helpers (a screen capture) that start nothing.  One still running is
+ * stopped as proc_stop does. */
+void proc_release(struct proc *p);
 /* Kills every process group still registered and every remaining child. For exit paths. */
 void proc_kill_all(void);
 

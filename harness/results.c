@@ -128,6 +128,12 @@ void results_compositor(struct results *r, const struct compositor *c, enum prof
     kv(f, "profile", profile_name(p), true);
     kv(f, "command", c->command, true);
     kv(f, "name", c->wm_name, true);
+    if (c->conf)
+        kv(f, "conf", c->conf, true);
+    kv(f, "xserver", c->own_xserver ? "own" : "xvfb", true);
+    kv(f, "screen_oracle", c->screen_oracle ? c->screen_oracle : "", true);
+    if (c->allow_empty)
+        kv(f, "allow_empty", c->allow_empty, true);
     fprintf(f, "\"composites\": %s, \"ready_ms\": %.1f, \"supported\": [",
             c->cm_owner ? "true" : "false", (double)(c->ready_us - c->start_us) / 1000.0);
     for (int i = 0; i < c->nsupported; i++) {

@@ -1,5 +1,7 @@
 /* A fake client's command step, and `resize`: the trigger the compositor synchronises. */
 #include "runctx.h"
+#include "clock.h"
+#include "xutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +66,13 @@ static int resize_command(struct ctx *c, const struct step *st, const char *line
         run_require_feature(c, st, need, true);
         return 0;
     }
+    if (c->env->no_xtest && (!strcmp(trigger, "keyboard") || !strcmp(trigger, "pointer"))) {
+        /* the scripted client drives these with XTEST: into the X server, not the compositor's seat */
+        ctx_decide(c, VERDICT_SKIP, st, "no XTEST input for this compositor: a %s resize cannot be driven here (%s)",
+                   trigger, c->env->no_xtest);
+        c->res->unobservable = true;
+        return 0;
+    }
     /* a WM that syncs this kind of resize is expected to send a request: the client keeps
      * stepping past a bare size change (scripted-client/resize.c) */
     char feature[48];
@@ -82,17 +91,86 @@ static int resize_command(struct ctx *c, const struct step *st, const char *line
     return 1;
 }
 
+/* The client's last word on the window's parent: the root unless a ReparentNotify since its
+ * create said otherwise. */
+static bool on_root(struct ctx *c, const char *client)
+{
+    char root[16];
+    snprintf(root, sizeof root, "%u", (unsigned)c->env->x->screen->root);
+    for (int i = c->s->tl.n - 1; i >= 0; i--) {
+        const struct record *r = c->s->tl.recs[i];
+        if (strcmp(r->source, client))
+            continue;
+        if (!strcmp(r->kind, "reparent-notify"))
+            return record_get(r, "parent") && !strcmp(record_get(r, "parent"), root);
+        if (!strcmp(r->kind, "done") && record_get(r, "cmd") && !strcmp(record_get(r, "cmd"), "create"))
+            return true;
+    }
+    return true;
+}
+
+static bool wm_state_changed(void *ctx, const struct record *r)
+{
+    const char *name = record_get(r, "atomname");
+    return r->seq > *(int *)ctx && name && !strcmp(name, "WM_STATE");
+}
+
+/* `resize W H` by the map trigger, the ICCCM way (4.1.4): withdraw the window (UnmapWindow), wait
+ * until the WM has let it go (WM_STATE changed and the window back on the root: until then a
+ * ConfigureWindow goes to the WM as a request about a window it is releasing, and KWin drops it),
+ * then ConfigureWindow W x H and MapWindow, and wait for the MapNotify.  The scripted client's own
+ * `resize W H map` configures right after its UnmapNotify, which raced with the WM's withdrawal.
+ * Returns the last command's done record, or NULL with err. */
+static const struct record *resize_by_map(struct ctx *c, struct client *cl, int w, int h, int within_ms, char *err,
+                                          size_t len)
+{
+    int from = c->s->tl.n;
+    const struct record *r = session_command(c->s, cl, "unmap", ctx_bounded_ms(c, CLIENT_COMMAND_MS), err, len);
+    if (!r || strcmp(r->kind, "done"))
+        return r;
+    if (xu_selection_owner(c->env->x->conn, "WM_S0")) {
+        int64_t deadline = ctx_bounded(c, clock_now_us() + (int64_t)ctx_scaled(c, 1000) * 1000);
+        while (clock_now_us() < deadline && !proc_interrupted() &&
+               !(session_find_from(c->s, cl->name, "property-notify", NULL, from, wm_state_changed, &from, false) &&
+                 on_root(c, cl->name)))
+            session_pump(c->s, deadline, -1);
+        session_note(c->s, "withdrawn msg=%s", on_root(c, cl->name) ? "the WM let the window go"
+                                                                   : "the WM did not let the window go within 1000 ms");
+    }
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "configure %d %d", w, h);
+    r = session_command(c->s, cl, cmd, ctx_bounded_ms(c, CLIENT_COMMAND_MS), err, len);
+    if (!r || strcmp(r->kind, "done"))
+        return r;
+    from = c->s->tl.n;
+    r = session_command(c->s, cl, "map", ctx_bounded_ms(c, CLIENT_COMMAND_MS), err, len);
+    if (!r || strcmp(r->kind, "done"))
+        return r;
+    int64_t deadline = ctx_bounded(c, clock_now_us() + (int64_t)within_ms * 1000);
+    while (clock_now_us() < deadline && !proc_interrupted() &&
+           !session_find_from(c->s, cl->name, "map-notify", NULL, from, NULL, NULL, false))
+        session_pump(c->s, deadline, -1);
+    return r;
+}
+
 bool run_step_command(struct ctx *c, const struct step *st)
 {
     struct client *cl = session_client(c->s, st->source);
     char err[1024], resize[512];
     const char *command = st->command;
+    int w, h, within = 0;
+    char trigger[16] = "";
     if (!strncmp(command, "resize", 6) && (command[6] == ' ' || !strcmp(command, "resize-end"))) {
         if (!resize_command(c, st, command, resize, sizeof resize))
             return false;
         command = resize;
+        const char *in = strstr(resize, " within ");
+        if (sscanf(resize, "resize %d %d %15s", &w, &h, trigger) != 3 || !in || sscanf(in, " within %d", &within) != 1)
+            trigger[0] = 0;
     }
-    const struct record *r = session_command(c->s, cl, command, ctx_bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err);
+    const struct record *r = !strcmp(trigger, "map") && !strstr(resize, " hold")
+                                 ? resize_by_map(c, cl, w, h, within, err, sizeof err)
+                                 : session_command(c->s, cl, command, ctx_bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err);
     if (r && !strcmp(r->kind, "done")) {
         if (st->as)
             session_bind(c->s, st->as, r);

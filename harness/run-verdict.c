@@ -34,7 +34,14 @@ void run_verdict_decide(struct run_verdict *v, const struct run *r, int nitems)
     for (int i = 0; i < r->ntables; i++)
         if (features_unbacked(r->tables[i], text, sizeof text))
             add_reason(v, text);
-    v->accepted = v->reason[0] && r->o->allow_empty;
+    const char *conf = r->o->wm_named && !r->o->client && r->o->wm_profile.allow_empty[0] ? r->o->wm_profile.allow_empty
+                                                                                        : NULL;
+    v->accepted = v->reason[0] && (r->o->allow_empty || conf);
+    if (r->o->allow_empty)
+        snprintf(v->accepted_by, sizeof v->accepted_by, "--allow-empty");
+    else if (conf)
+        snprintf(v->accepted_by, sizeof v->accepted_by, "allow-empty: %s (compositors/%s.conf)", conf,
+                 r->o->wm_profile.name);
     bool empty = v->reason[0] && !v->accepted;
     v->exit_status = n[VERDICT_UNRESOLVED] || failing_findings(r) || empty ? 1 : 0;
 }

@@ -3,7 +3,9 @@
  * failed (every one was skipped, or none was selected; not for an application under --client,
  * for which taking part is optional and not taking part is its answer), or when the compositor lists protocol
  * atoms in _NET_SUPPORTED and the probes saw it do none of the protocol; --allow-empty accepts
- * such a run and says so.  Otherwise the exit status is 1 on an UNRESOLVED case or a finding of a
+ * such a run and says so, and so does `allow-empty: REASON` in the named compositor's conf (a WM
+ * known to take no part in the protocol, such as wlroots' and weston's XWMs: its run shows that,
+ * with the reason, instead of being red for ever).  Otherwise the exit status is 1 on an UNRESOLVED case or a finding of a
  * level --fail-on counts (terms.h), 0 else. */
 #ifndef FRAMESYNC_RUN_VERDICT_H
 #define FRAMESYNC_RUN_VERDICT_H
@@ -13,7 +15,8 @@
 
 struct run_verdict {
     char reason[2048];   /* why the run tested nothing ("" when it tested something) */
-    bool accepted;       /* ... and --allow-empty accepted it */
+    bool accepted;       /* ... and --allow-empty (or the conf's allow-empty:) accepted it */
+    char accepted_by[700]; /* "--allow-empty", or "allow-empty: REASON (compositors/NAME.conf)" */
     int exit_status;
 };
 

@@ -1,5 +1,4 @@
 #include "runctx.h"
-#include "oracle-screen.h"
 #include "clock.h"
 #include "expr.h"
 #include "grabwatch.h"
@@ -153,11 +152,11 @@ static void screenshot(struct ctx *c)
     if (!c->s->log_prefix)
         return;
     for (int i = 0; i < c->env->noracles; i++) {
-        if (strcmp(c->env->oracles[i]->name, "screen"))
+        if (!c->env->oracles[i]->snapshot)
             continue;
-        char path[4096], err[256];
+        char path[4096], err[512];
         snprintf(path, sizeof path, "%s.png", c->s->log_prefix);
-        if (oracle_screen_snapshot(c->env->oracles[i], path, err, sizeof err) == 0)
+        if (c->env->oracles[i]->snapshot(c->env->oracles[i], path, err, sizeof err) == 0)
             session_note(c->s, "screenshot path=%s msg=the whole screen at the verdict", path);
         else
             session_note(c->s, "screenshot msg=no screenshot: %s", err);

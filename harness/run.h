@@ -4,6 +4,7 @@
 #ifndef FRAMESYNC_RUN_H
 #define FRAMESYNC_RUN_H
 
+#include "capture.h"
 #include "caseparse.h"
 #include "compositor.h"
 #include "featureset.h"
@@ -22,6 +23,9 @@ struct run_env {
     int case_timeout_ms;      /* the watchdog: no case runs longer (0: no bound) */
     const struct features *features; /* what the compositor implements (probed); NULL: nothing known */
     const char *no_screen;    /* why nothing can see the screen here (rootless Xwayland), or NULL */
+    const struct capture *capture; /* the screen is seen through this command (capture.h), or NULL: the root */
+    const char *no_xtest;     /* why XTEST input does not reach the compositor (a Wayland compositor's
+                                 own seat), or NULL: the cases that drive input through it SKIP */
 };
 
 struct result {

@@ -32,7 +32,12 @@ struct run {
     struct xserver x;
     struct oracle *oracles[MAX_ORACLES];
     int noracles;
-    char no_screen[512];            /* why there is no screen oracle on this server ("": there is one) */
+    char no_screen[1024];           /* why there is no screen oracle on this server ("": there is one) */
+    char screen_oracle[1024];       /* which screen oracle serves on it ("none: WHY" when none does) */
+    struct capture capture;         /* the conf's screen-capture: for this start (capture.h) */
+    bool have_capture;              /* ... and it is the screen oracle */
+    char start_dir[PATH_MAX];       /* this start's {tmpdir} */
+    unsigned char locks_before[XSERVER_MAX_LOCKS]; /* the X locks in /tmp before this start */
     char client_binary[PATH_MAX];
     char observer_binary[PATH_MAX];
     char tmp_dir[PATH_MAX];

@@ -36,11 +36,17 @@ void session_attach_oracle(struct session *s, struct oracle *o)
         o->case_begin(o, s);
 }
 
-void session_free(struct session *s)
+void session_detach_oracles(struct session *s)
 {
     for (int i = 0; i < s->noracles; i++)
         if (s->oracles[i]->case_end)
             s->oracles[i]->case_end(s->oracles[i], s);
+    s->noracles = 0;
+}
+
+void session_free(struct session *s)
+{
+    session_detach_oracles(s);
     for (int i = 0; i < s->nclients; i++) {
         struct client *c = &s->clients[i];
         if (c->in_fd >= 0)

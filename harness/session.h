@@ -90,6 +90,9 @@ const struct record *session_find_from(struct session *s, const char *source, co
 struct record *session_add_record(struct session *s, struct record *r);
 /* Oracles take part in the case from here on: polled by session_pump, case_begin called. */
 void session_attach_oracle(struct session *s, struct oracle *o);
+/* ... and no more (case_end called): before the oracles go with their X server (a compositor
+ * that brings its own is stopped while the case's session is still to be logged). */
+void session_detach_oracles(struct session *s);
 
 void session_bind(struct session *s, const char *name, const struct record *r);
 const struct record *session_lookup(struct session *s, const char *name, size_t len);

@@ -1,6 +1,7 @@
 #include "xserver.h"
 #include "clock.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -218,6 +219,23 @@ void xserver_stop(struct xserver *x)
     }
 }
 
+/* Is pid a live process (not gone, not a zombie nobody reaped yet)? */
+static bool pid_alive(pid_t pid)
+{
+    if (pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH))
+        return false;
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return true; /* no /proc to ask: kill said it is there */
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *rp = strrchr(buf, ')');
+    return !(rp && rp[1] == ' ' && rp[2] == 'Z');
+}
+
 /* A compositor's own X server that died without cleaning up (mutter, cage on SIGTERM) leaves
  * /tmp/.XN-lock and /tmp/.X11-unix/XN: removed when the lock's process is gone, so no stale
  * display of ours outlives the run. */
@@ -233,8 +251,28 @@ void xserver_remove_stale(int display)
     fclose(f);
     pidtext[n] = 0;
     pid_t pid = (pid_t)atoi(pidtext);
-    if (pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH))
+    if (pid_alive(pid))
         return; /* still served */
     unlink(sock);
     unlink(lock);
+}
+
+int xserver_locks(unsigned char *held, int max)
+{
+    int n = 0;
+    memset(held, 0, (size_t)max);
+    DIR *d = opendir("/tmp");
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        int display;
+        char tail[8];
+        if (sscanf(e->d_name, ".X%d-loc%7s", &display, tail) == 2 && !strcmp(tail, "k") && display >= 0 &&
+            display < max) {
+            held[display] = 1;
+            n++;
+        }
+    }
+    if (d)
+        closedir(d);
+    return n;
 }

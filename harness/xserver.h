@@ -25,8 +25,13 @@ int xserver_start(struct xserver *x, const char *run_dir, int deadline_ms, char 
  * process of ours; xserver_stop only disconnects. */
 int xserver_attach(struct xserver *x, const char *display, const char *auth, int deadline_ms, char *err,
                    size_t errlen);
-/* Removes display's X lock and socket when the process that held the lock is gone. */
+/* Removes display's X lock and socket when the process that held the lock is gone (or is a
+ * zombie). */
 void xserver_remove_stale(int display);
+/* Which displays below max have an X lock in /tmp now: held[N] = 1 for /tmp/.XN-lock.  Returns
+ * how many. */
+int xserver_locks(unsigned char *held, int max);
+#define XSERVER_MAX_LOCKS 1024
 /* Disconnects, and stops Xvfb when it is ours. */
 void xserver_stop(struct xserver *x);
 

@@ -232,6 +232,9 @@ def features_html(doc):
     trig = "".join('<td><b>%s</b> <span class="meta">driven: %s, held: %s</span></td>'
                    % (esc(t.get("trigger") or "none"), esc(t.get("driven") or "none"), esc(t.get("held") or "none"))
                    for t in tables)
+    # which screen oracle the probes read: the root, the compositor's own picture, or none
+    oracle = "".join('<td><span class="meta">%s</span></td>' % esc(t.get("screen_oracle") or "-") for t in tables)
+    trig += '</tr><tr><td class="nw"><code>screen oracle</code></td>%s' % oracle
     return ('<table class="features"><thead><tr><th>feature</th>%s</tr></thead><tbody>%s'
             '<tr><td class="nw"><code>resize trigger</code></td>%s</tr></tbody></table>'
             '<p class="meta">How each feature is decided: <code>cases/probes/NAME.probe</code>; the probes\' logs are in '
@@ -274,7 +277,9 @@ def run_banner_html(doc):
     if not v or not v["reason"]:
         return ""
     if v["accepted"]:
-        return ('<div class="run-banner accepted"><b>Run accepted by --allow-empty</b>: %s</div>' % esc(v["reason"]))
+        conf = [c.get("allow_empty") for c in doc.get("compositors") or []]
+        by = "its compositor's allow-empty: %s" % conf[0] if conf and all(conf) else "--allow-empty"
+        return ('<div class="run-banner accepted"><b>Run accepted by %s</b>: %s</div>' % (esc(by), esc(v["reason"])))
     return ('<div class="run-banner unresolved" role="alert"><b>Run UNRESOLVED</b>: %s <span class="meta">(exit status '
             '%s; --allow-empty accepts such a run)</span></div>' % (esc(v["reason"]), esc(str(v.get("exit_status", 1)))))
 

@@ -24,18 +24,23 @@ def decide(doc, allow_empty=False, fail_on="any"):
         if table.get("unbacked"):
             reasons.append(table["unbacked"])
     reason = "; and ".join(reasons)
-    accepted = bool(reason) and allow_empty
+    # a named compositor's conf may accept it too (`allow-empty: REASON`: a WM known to take no part)
+    conf = [c.get("allow_empty") for c in doc.get("compositors") or []]
+    by_conf = not allow_empty and bool(conf) and all(conf)
+    accepted = bool(reason) and (allow_empty or by_conf)
     failing = any(level_fails(f.get("level", "implied"), fail_on) for f in doc.get("findings", []))
     status = 1 if counts.get("UNRESOLVED") or failing or (reason and not accepted) else 0
     return {"verdict": "UNRESOLVED" if reason and not accepted else "complete", "reason": reason,
-            "exit_status": status, "accepted": accepted}
+            "exit_status": status, "accepted": accepted,
+            "accepted_by": "allow-empty: %s" % conf[0] if by_conf else "--allow-empty"}
 
 
 def summary_line(v):
     """The TAP comment that opens the summary, or None."""
     if not v["reason"]:
         return None
-    return "# run: %s%s\n" % ("accepted by --allow-empty: " if v["accepted"] else "UNRESOLVED: ", v["reason"])
+    return "# run: %s%s\n" % ("accepted by %s: " % v.get("accepted_by", "--allow-empty") if v["accepted"] else "UNRESOLVED: ",
+                               v["reason"])
 
 
 def recorded(doc):

@@ -113,9 +113,11 @@ def implementations_of(doc, path):
         key = impl_key(e.get("command") or e.get("name") or "", e.get("profile"))
         if not key:
             continue
-        im = impls.setdefault(key, Implementation(key, kind, e.get("name") or "", key))
-        if not im.name and e.get("name"):
-            im.name = im.label = e["name"]
+        # a named compositor is called by its conf (kwin_x11 and kwin_wayland are both "KWin")
+        name = e.get("conf") or e.get("name") or ""
+        im = impls.setdefault(key, Implementation(key, kind, name, key))
+        if not im.name and name:
+            im.name = im.label = name
         if e.get("profile"):
             im.supported[e["profile"]] = list(e.get("supported") or [])
             by_profile.setdefault((kind, e["profile"]), key)

@@ -313,6 +313,27 @@ static void test_atoms_in_expressions(void **state)
     assert_true(F.atom_calls > 0);
 }
 
+/* A screen record of a sampling oracle (since_us=) is ordered against another only when its span
+ * (after since_us, no later than t) does not overlap the other's moment: never guessed. */
+static void test_before_after_sampled(void **state)
+{
+    (void)state;
+    add("early", "frame-drawn t=1010000 value=2");   /* +10 ms */
+    add("shown", "shows t=1200000 frame=2 since_us=50000"); /* on screen after +50 ms, by +200 ms */
+    add("mid", "frame-drawn t=1120000 value=2");     /* +120 ms: inside the span */
+    add("late", "frame-drawn t=1250000 value=2");    /* +250 ms */
+    assert_eval("late after shown", EXPR_TRUE);
+    assert_eval("shown before late", EXPR_TRUE);
+    assert_eval("early before shown", EXPR_TRUE);
+    assert_eval("early after shown", EXPR_FALSE);
+    assert_explain_has("early (at +10.000 ms) came before shown (shown no later than +200.000 ms)");
+    assert_eval("shown after late", EXPR_FALSE);
+    assert_eval("mid after shown", EXPR_ERROR);
+    assert_explain_has("the screen oracle samples the screen");
+    assert_explain_has("shown between +50.000 and +200.000 ms");
+    assert_eval("shown before mid", EXPR_ERROR);
+}
+
 static void test_field_lookups_in_expressions(void **state)
 {
     (void)state;
@@ -565,6 +586,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_comparisons, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_before_after, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_before_after_sampled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_atoms_in_expressions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_field_lookups_in_expressions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_explain_false, setup, teardown),

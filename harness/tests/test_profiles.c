@@ -114,6 +114,30 @@ static void test_compositor_every_key(void **state)
     free(p.env[0]);
 }
 
+/* The keys of a compositor that brings its own X server: its screen capture, why its run may
+ * test nothing, why XTEST does not reach it. */
+static void test_compositor_own_server_keys(void **state)
+{
+    (void)state;
+    write_file("command: my-wayland --session {report}\nxserver: own\nready: wm+cm\ncomposites: yes\n"
+               "screen-capture: {root}/tools/shot {x} {y} {w} {h}\nallow-empty: its XWM has\nallow-empty: no sync code\n"
+               "no-xtest: XTEST reaches Xwayland only\n");
+    struct compositor_profile p;
+    char err[1024] = "";
+    assert_int_equal(compositor_profile_parse(path, &p, err, sizeof err), 0);
+    assert_true(p.own_xserver);
+    assert_string_equal(p.screen_capture, "{root}/tools/shot {x} {y} {w} {h}");
+    assert_string_equal(p.allow_empty, "its XWM has no sync code");
+    assert_string_equal(p.no_xtest, "XTEST reaches Xwayland only");
+    teardown(NULL);
+    expect_error(parse_wm, "command: a {report}\nxserver: own\nready: wm\ncomposites: no\nscreen-capture: shot {x} {y}\n",
+                 5, "`screen-capture:` needs {x}, {y}, {w} and {h}");
+    expect_error(parse_wm, "command: a\nready: wm\ncomposites: no\nscreen-capture: shot {x} {y} {w} {h}\n", 4,
+                 "`screen-capture:` is for a compositor that brings its own X server");
+    expect_error(parse_wm, "command: a {report}\nxserver: own\nready: wm\ncomposites: no\n"
+                 "screen-capture: s {x} {y} {w} {h}\nscreen-capture: t {x} {y} {w} {h}\n", 6, "a second `screen-capture:`");
+}
+
 static void test_compositor_errors(void **state)
 {
     (void)state;
@@ -139,6 +163,7 @@ int main(void)
         cmocka_unit_test_teardown(test_client_every_key, teardown),
         cmocka_unit_test_teardown(test_client_errors, teardown),
         cmocka_unit_test_teardown(test_compositor_every_key, teardown),
+        cmocka_unit_test_teardown(test_compositor_own_server_keys, teardown),
         cmocka_unit_test_teardown(test_compositor_errors, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,484 @@
+#include "oracle-capture.h"
+#include "clock.h"
+#include "frame-colour.h"
+#include "oracle-screen.h"
+#include "pngwrite.h"
+#include "session.h"
+#include "xutil.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#define MAX_WINDOWS 16
+/* the pause between one capture's end and the next one's start while a case has windows: the
+ * captures are sampling, and each costs the compositor a rendering and the machine a process */
+#define CAPTURE_GAP_MS 10
+/* how long the last case's frame colours may stay on screen (as oracle-screen.c) */
+#define SETTLE_MS 1000
+
+struct win {
+    char client[16];
+    xcb_window_t window;
+    bool mapped;
+    bool geom_valid, geom_dirty;
+    int cx, cy;                 /* the sampled point, root coordinates */
+    int rx, ry, rw, rh;         /* the whole window */
+    bool have_value;
+    uint32_t rgb;
+    bool shown_mapped;          /* the mapped state of the last record about it */
+    int64_t last_begin;         /* when the last capture that sampled it began (0: none yet) */
+    bool gone;
+    uint32_t select_seq;
+    /* where the capture under way samples it (its point when the capture began); -1: not in it */
+    int job_x, job_y;
+};
+
+struct cap_state {
+    struct oracle o;
+    struct xserver *x;
+    xcb_connection_t *c;
+    xcb_window_t root;
+    struct capture cap;
+    int epfd, tfd;
+    struct capture_job job;
+    bool job_running;
+    bool next_now;              /* something called for a sample: start one as soon as possible */
+    struct session *s;
+    bool active;
+    struct win wins[MAX_WINDOWS];
+    int nwins;
+    xcb_rectangle_t old[MAX_WINDOWS];
+    int nold;
+    int failures;               /* captures in a row that failed */
+    char last_error[512];
+};
+
+static struct win *find_window(struct cap_state *st, xcb_window_t w)
+{
+    for (int i = 0; i < st->nwins; i++)
+        if (st->wins[i].window == w && !st->wins[i].gone)
+            return &st->wins[i];
+    return NULL;
+}
+
+static struct win *event_window(struct cap_state *st, const xcb_generic_event_t *e, xcb_window_t id)
+{
+    struct win *w = find_window(st, id);
+    return w && (int32_t)(e->full_sequence - w->select_seq) >= 0 ? w : NULL;
+}
+
+static void refresh_geometry(struct cap_state *st)
+{
+    xcb_get_geometry_cookie_t gc[MAX_WINDOWS];
+    xcb_translate_coordinates_cookie_t tc[MAX_WINDOWS];
+    for (int i = 0; i < st->nwins; i++) {
+        struct win *w = &st->wins[i];
+        if (w->gone || !w->geom_dirty)
+            continue;
+        gc[i] = xcb_get_geometry(st->c, w->window);
+        tc[i] = xcb_translate_coordinates(st->c, w->window, st->root, 0, 0);
+    }
+    for (int i = 0; i < st->nwins; i++) {
+        struct win *w = &st->wins[i];
+        if (w->gone || !w->geom_dirty)
+            continue;
+        w->geom_dirty = false;
+        xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(st->c, gc[i], NULL);
+        xcb_translate_coordinates_reply_t *t = xcb_translate_coordinates_reply(st->c, tc[i], NULL);
+        w->geom_valid = g && t;
+        if (w->geom_valid) {
+            w->cx = t->dst_x + g->width / 2;
+            w->cy = t->dst_y + g->height / 2;
+            w->rx = t->dst_x;
+            w->ry = t->dst_y;
+            w->rw = g->width + 2 * g->border_width;
+            w->rh = g->height + 2 * g->border_width;
+        }
+        free(g);
+        free(t);
+    }
+}
+
+static bool on_screen(const struct cap_state *st, const struct win *w)
+{
+    return !w->gone && w->geom_valid && w->cx >= 0 && w->cy >= 0 && w->cx < st->cap.width && w->cy < st->cap.height;
+}
+
+static void arm_timer(struct cap_state *st, int ms)
+{
+    struct itimerspec its = {0};
+    if (ms > 0) {
+        its.it_value.tv_sec = ms / 1000;
+        its.it_value.tv_nsec = (long)(ms % 1000) * 1000000L;
+    }
+    timerfd_settime(st->tfd, 0, &its, NULL);
+}
+
+static bool has_windows(const struct cap_state *st)
+{
+    for (int i = 0; i < st->nwins; i++)
+        if (!st->wins[i].gone)
+            return true;
+    return false;
+}
+
+/* Starts a capture of the box around every window's point, if none is under way. */
+static void start_capture(struct cap_state *st)
+{
+    if (st->job_running || !st->active || !st->s)
+        return;
+    refresh_geometry(st);
+    int x0 = st->cap.width, y0 = st->cap.height, x1 = -1, y1 = -1;
+    for (int i = 0; i < st->nwins; i++) {
+        struct win *w = &st->wins[i];
+        w->job_x = w->job_y = -1;
+        if (!on_screen(st, w))
+            continue; /* nothing to show for it: not on screen (or gone) */
+        w->job_x = w->cx;
+        w->job_y = w->cy;
+        x0 = w->cx < x0 ? w->cx : x0;
+        y0 = w->cy < y0 ? w->cy : y0;
+        x1 = w->cx > x1 ? w->cx : x1;
+        y1 = w->cy > y1 ? w->cy : y1;
+    }
+    st->next_now = false;
+    if (x1 < 0)
+        return;
+    char err[512];
+    if (capture_begin(&st->cap, x0, y0, x1 - x0 + 1, y1 - y0 + 1, &st->job, err, sizeof err) < 0) {
+        snprintf(st->last_error, sizeof st->last_error, "%s", err);
+        return;
+    }
+    st->job_running = true;
+    struct epoll_event ev = {.events = EPOLLIN, .data.fd = st->job.fd};
+    epoll_ctl(st->epfd, EPOLL_CTL_ADD, st->job.fd, &ev);
+}
+
+static void drop_job(struct cap_state *st)
+{
+    if (!st->job_running)
+        return;
+    if (st->job.fd >= 0)
+        epoll_ctl(st->epfd, EPOLL_CTL_DEL, st->job.fd, NULL);
+    capture_cancel(&st->job);
+    st->job_running = false;
+}
+
+/* The capture ended: a record for each window whose pixel or mapped state changed. */
+static void finish_capture(struct cap_state *st)
+{
+    struct image im;
+    char err[512];
+    int64_t t0 = st->job.t_begin, t1 = st->job.t_end, rtt = t1 - t0;
+    int bx = st->job.x, by = st->job.y;
+    int rc = capture_end(&st->job, &im, err, sizeof err);
+    st->job_running = false;
+    if (rc < 0) {
+        if (st->failures++ == 0 && st->s) { /* once in a row: the timeline says the oracle is blind */
+            struct record *r = record_make("screen", t1, "capture-failed msg=%s", err);
+            if (r)
+                session_add_record(st->s, r);
+        }
+        snprintf(st->last_error, sizeof st->last_error, "%s", err);
+        return;
+    }
+    st->failures = 0;
+    for (int i = 0; i < st->nwins; i++) {
+        struct win *w = &st->wins[i];
+        if (w->gone || w->job_x < 0)
+            continue;
+        int64_t px = image_pixel(&im, w->job_x - bx, w->job_y - by);
+        if (px < 0)
+            continue;
+        uint32_t rgb = (uint32_t)px;
+        int64_t since = w->last_begin;
+        w->last_begin = t0;
+        /* a record when the pixel or the window's mapped state changed (as oracle-screen.c) */
+        const char *via = !w->have_value ? "create" : w->mapped != w->shown_mapped ? (w->mapped ? "map" : "unmap")
+                          : w->rgb != rgb ? "capture" : NULL;
+        if (!via)
+            continue;
+        w->have_value = true;
+        w->rgb = rgb;
+        w->shown_mapped = w->mapped;
+        char line[512];
+        if (st->s && st->active &&
+            screen_format_shows(line, sizeof line, w->client, w->window, rgb, w->job_x, w->job_y, w->mapped, via,
+                                rtt) == 0) {
+            /* since_us: the picture shows the screen after this (the last sample of the window, which
+             * showed something else, began then), and no later than t: harness/expr.c orders such a
+             * record against others only when the order is certain */
+            struct record *r = record_make("screen", t1, "%s since_us=%lld", line,
+                                           (long long)(since ? since - st->s->tl.start_us : 0));
+            if (r)
+                session_add_record(st->s, r);
+        }
+    }
+    image_free(&im);
+}
+
+static void set_mapped(struct cap_state *st, struct win *w, bool mapped)
+{
+    w->mapped = mapped;
+    w->geom_dirty = true;
+    st->next_now = true;
+}
+
+static void handle_event(struct cap_state *st, xcb_generic_event_t *e)
+{
+    struct win *w;
+    switch (e->response_type & 0x7F) {
+    case XCB_CONFIGURE_NOTIFY:
+        if ((w = event_window(st, e, ((xcb_configure_notify_event_t *)e)->window)))
+            w->geom_dirty = st->next_now = true;
+        break;
+    case XCB_REPARENT_NOTIFY:
+        if ((w = event_window(st, e, ((xcb_reparent_notify_event_t *)e)->window)))
+            w->geom_dirty = st->next_now = true;
+        break;
+    case XCB_MAP_NOTIFY:
+        if ((w = event_window(st, e, ((xcb_map_notify_event_t *)e)->window)))
+            set_mapped(st, w, true);
+        break;
+    case XCB_UNMAP_NOTIFY:
+        if ((w = event_window(st, e, ((xcb_unmap_notify_event_t *)e)->window)))
+            set_mapped(st, w, false);
+        break;
+    case XCB_DESTROY_NOTIFY:
+        if ((w = event_window(st, e, ((xcb_destroy_notify_event_t *)e)->window)))
+            w->gone = true;
+        break;
+    }
+}
+
+/* Everything that is due: events, the capture's output, the next capture. */
+static void process(struct cap_state *st)
+{
+    xcb_generic_event_t *e;
+    while ((e = xcb_poll_for_event(st->c))) {
+        handle_event(st, e);
+        free(e);
+    }
+    if (st->job_running) {
+        int r = capture_read(&st->job);
+        if (r != 0) { /* its fd is closed (and so out of the epoll set) */
+            if (r < 0)
+                drop_job(st);
+            else
+                finish_capture(st);
+            if (st->active && has_windows(st)) /* the next sample after a pause, or now if called for */
+                arm_timer(st, st->next_now ? 0 : CAPTURE_GAP_MS);
+        } else if (clock_now_us() - st->job.t_begin > (int64_t)st->cap.timeout_ms * 1000) {
+            drop_job(st);
+            snprintf(st->last_error, sizeof st->last_error, "a capture took more than %d ms", st->cap.timeout_ms);
+        }
+    }
+    if (!st->job_running && st->next_now)
+        start_capture(st);
+}
+
+static void cap_readable(struct oracle *o, struct session *s)
+{
+    struct cap_state *st = o->state;
+    st->s = s;
+    uint64_t ticks = 0;
+    if (read(st->tfd, &ticks, sizeof ticks) == (ssize_t)sizeof ticks && st->active && has_windows(st))
+        st->next_now = true;
+    process(st);
+}
+
+static void cap_observe(struct oracle *o, struct session *s, const struct record *r)
+{
+    struct cap_state *st = o->state;
+    if (!st->active || !strcmp(r->source, "harness") || !strcmp(r->source, "wm") || !strcmp(r->source, "screen"))
+        return;
+    st->s = s;
+    const char *win = record_get(r, "window");
+    xcb_window_t xid = win ? (xcb_window_t)strtoul(win, NULL, 10) : 0;
+    struct win *w;
+    const char *cmd = !strcmp(r->kind, "done") ? record_get(r, "cmd") : NULL;
+    if (cmd && !strcmp(cmd, "create") && xid) {
+        process(st); /* what is queued about an earlier window of this ID first */
+        for (int i = 0; i < st->nwins; i++)
+            if (!strcmp(st->wins[i].client, r->source))
+                st->wins[i].gone = true; /* one window per client; a new create replaces it */
+        if (st->nwins == MAX_WINDOWS)
+            return;
+        w = &st->wins[st->nwins++];
+        *w = (struct win){.window = xid, .geom_dirty = true, .job_x = -1, .job_y = -1};
+        snprintf(w->client, sizeof w->client, "%s", r->source);
+        const uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY;
+        w->select_seq = xcb_change_window_attributes(st->c, xid, XCB_CW_EVENT_MASK, &mask).sequence;
+        xcb_flush(st->c);
+    } else if (cmd && !strcmp(cmd, "destroy")) {
+        for (int i = 0; i < st->nwins; i++)
+            if (!strcmp(st->wins[i].client, r->source))
+                st->wins[i].gone = true;
+    } else if ((w = find_window(st, xid))) {
+        if (!strcmp(r->kind, "map-notify"))
+            set_mapped(st, w, true);
+        else if (!strcmp(r->kind, "unmap-notify"))
+            set_mapped(st, w, false);
+        else if (!strcmp(r->kind, "configure-notify") || !strcmp(r->kind, "reparent-notify"))
+            w->geom_dirty = true;
+    }
+    /* whatever a client did (painted, set a counter, answered), the screen may change now */
+    st->next_now = true;
+    process(st);
+}
+
+/* Does any pixel of the rectangle show a frame colour (the last case's windows still there)? */
+static bool frame_colour_in(struct cap_state *st, xcb_rectangle_t r)
+{
+    struct image im;
+    char err[512];
+    if (capture_region(&st->cap, r.x, r.y, r.width, r.height, &im, err, sizeof err) < 0)
+        return false;
+    bool found = false;
+    for (int y = 0; y < im.h && !found; y++)
+        for (int x = 0; x < im.w && !found; x++)
+            found = frame_of_colour((uint32_t)image_pixel(&im, x, y)) >= 0;
+    image_free(&im);
+    return found;
+}
+
+static bool settle(struct cap_state *st, int max_ms)
+{
+    int64_t deadline = clock_now_us() + (int64_t)max_ms * 1000;
+    for (;;) {
+        bool stale = false;
+        for (int i = 0; i < st->nold && !stale; i++)
+            stale = frame_colour_in(st, st->old[i]);
+        if (!stale)
+            return true;
+        if (clock_now_us() >= deadline || proc_interrupted())
+            return false;
+        struct pollfd pfd = {.fd = proc_signal_fd(), .events = POLLIN};
+        if (poll(&pfd, 1, 20) > 0)
+            proc_handle_signals();
+    }
+}
+
+static void cap_case_begin(struct oracle *o, struct session *s)
+{
+    struct cap_state *st = o->state;
+    st->s = NULL;
+    st->nwins = 0;
+    st->active = false;
+    drop_job(st);
+    arm_timer(st, 0);
+    xcb_generic_event_t *e;
+    while ((e = xcb_poll_for_event(st->c))) /* what arrived between cases belongs to no case */
+        free(e);
+    st->active = xu_selection_owner(st->x->conn, "_NET_WM_CM_S0") != XCB_NONE;
+    st->s = s;
+    st->failures = 0;
+    if (st->active && st->nold > 0) {
+        int64_t t0 = clock_now_us();
+        if (!settle(st, SETTLE_MS)) {
+            struct record *r = record_make("screen", t0, "stale windows=%d msg=frame colours of the last case's "
+                                           "windows were still on screen after %d ms", st->nold, SETTLE_MS);
+            if (r)
+                session_add_record(s, r);
+        }
+    }
+    st->nold = 0;
+}
+
+static void cap_case_end(struct oracle *o, struct session *s)
+{
+    (void)s;
+    struct cap_state *st = o->state;
+    drop_job(st);
+    arm_timer(st, 0);
+    st->nold = 0;
+    for (int i = 0; i < st->nwins; i++)
+        if (st->wins[i].geom_valid)
+            st->old[st->nold++] = (xcb_rectangle_t){(int16_t)st->wins[i].rx, (int16_t)st->wins[i].ry,
+                                                    (uint16_t)st->wins[i].rw, (uint16_t)st->wins[i].rh};
+    st->s = NULL;
+    st->active = false;
+    st->nwins = 0;
+}
+
+static int cap_snapshot(struct oracle *o, const char *path, char *err, size_t errlen)
+{
+    struct cap_state *st = o->state;
+    struct image im;
+    if (capture_region(&st->cap, 0, 0, st->cap.width, st->cap.height, &im, err, errlen) < 0)
+        return -1;
+    int rc = png_write_rgb(path, im.w, im.h, im.rgb, err, errlen);
+    image_free(&im);
+    return rc;
+}
+
+static void cap_destroy(struct oracle *o)
+{
+    if (!o)
+        return;
+    struct cap_state *st = o->state;
+    drop_job(st);
+    if (st->epfd >= 0)
+        close(st->epfd);
+    if (st->tfd >= 0)
+        close(st->tfd);
+    xcb_disconnect(st->c);
+    for (int i = 0; st->cap.env[i]; i++)
+        free(st->cap.env[i]);
+    free(st);
+}
+
+struct oracle *oracle_capture_create(struct xserver *x, const struct capture *cap, char *desc, size_t desclen,
+                                     char *err, size_t errlen)
+{
+    struct cap_state *st = calloc(1, sizeof *st);
+    st->x = x;
+    st->epfd = st->tfd = -1;
+    st->job.fd = -1;
+    st->cap = *cap;
+    for (int i = 0; cap->env[i] && i < CAPTURE_MAX_ENV; i++)
+        st->cap.env[i] = strdup(cap->env[i]);
+    st->o = (struct oracle){.name = "screen", .fd = -1, .readable = cap_readable, .observe = cap_observe,
+                            .case_begin = cap_case_begin, .case_end = cap_case_end, .snapshot = cap_snapshot,
+                            .destroy = cap_destroy, .state = st};
+    st->c = xcb_connect(x->display_name, NULL);
+    if (xcb_connection_has_error(st->c)) {
+        snprintf(err, errlen, "cannot open the capture oracle's connection to %s", x->display_name);
+        goto fail;
+    }
+    xcb_screen_t *scr = xcb_setup_roots_iterator(xcb_get_setup(st->c)).data;
+    st->root = scr->root;
+    st->cap.width = scr->width_in_pixels;
+    st->cap.height = scr->height_in_pixels;
+    /* the command must work before any case relies on it: the whole screen, once */
+    struct image im;
+    char why[512];
+    int64_t t0 = clock_now_us();
+    if (capture_region(&st->cap, 0, 0, st->cap.width, st->cap.height, &im, why, sizeof why) < 0) {
+        snprintf(err, errlen, "its screen-capture command does not work here: %s", why);
+        goto fail;
+    }
+    snprintf(desc, desclen, "the compositor's own picture: `%s` (the whole %dx%d screen took %.0f ms)",
+             cap->command, im.w, im.h, (double)(clock_now_us() - t0) / 1000.0);
+    image_free(&im);
+    st->epfd = epoll_create1(EPOLL_CLOEXEC);
+    st->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (st->epfd < 0 || st->tfd < 0) {
+        snprintf(err, errlen, "cannot make the capture oracle's timer");
+        goto fail;
+    }
+    struct epoll_event ev = {.events = EPOLLIN, .data.fd = xcb_get_file_descriptor(st->c)};
+    epoll_ctl(st->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev);
+    ev.data.fd = st->tfd;
+    epoll_ctl(st->epfd, EPOLL_CTL_ADD, st->tfd, &ev);
+    st->o.fd = st->epfd;
+    return &st->o;
+fail:
+    cap_destroy(&st->o);
+    return NULL;
+}
