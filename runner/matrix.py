@@ -98,7 +98,9 @@ def feature_rows(run):
     compositor has one; fake-wm one per profile when they differ)."""
     rows = []
     for t in (run.get("doc") or {}).get("features") or []:
-        feats = {name: ("present" if f.get("present") else "absent", f.get("detail", ""))
+        # present is true, false, or null: unknown (its probe could not decide, or cannot see it
+        # here) is never shown as absent
+        feats = {name: ({True: "present", False: "absent"}.get(f.get("present"), "unknown"), f.get("detail", ""))
                  for name, f in (t.get("features") or {}).items()}
         cmd = t.get("command", "")
         prof = next((p for p in PROFILES if "--profile " + p in cmd), "all")
@@ -176,6 +178,8 @@ def md_claims(runs, missing):
 
 def md_features(runs):
     L = ["", "## What each compositor implements (probed at start-up)", "",
+         "`yes` it does, `-` it does not, `?` not decided (its probe could not tell, or cannot see it "
+         "here: the reason is in the HTML report and features.tsv)", "",
          "| compositor | profiles | " + " | ".join(FEATURE_COLUMNS) + " |",
          "|---|---|" + "---|" * len(FEATURE_COLUMNS)]
     for run in runs:
