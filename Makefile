@@ -90,6 +90,10 @@ tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c $(COMMON_X) common/clock.h common/x
 leftovers: all tests/bad-wms/bad-wm
 	python3 tests/test_leftovers.py
 
+# a compositor that brings its own X server (xserver: own) gets the same verdicts as on ours
+own-xserver: all
+	python3 tests/test_own_xserver.py
+
 # a run's X server takes no client without its cookie, no TCP, 0700 temp dir; two runs at once
 isolation: all tests/bad-wms/bad-wm
 	python3 tests/test_isolation.py
@@ -218,7 +222,7 @@ pytest-unit: all
 check:
 	tools/install-deps.sh
 	$(MAKE) all
-	$(MAKE) unit fuzz-replay selftest client-selftest leftovers isolation pytest-unit asan bench-check
+	$(MAKE) unit fuzz-replay selftest client-selftest leftovers isolation own-xserver pytest-unit asan bench-check
 
 matrix: all
 	python3 -m runner.matrix $(MATRIX_FLAGS)

@@ -1,4 +1,5 @@
 #include "grabwatch.h"
+#include "xutil.h"
 #include "clock.h"
 
 #include <errno.h>
@@ -148,7 +149,7 @@ int grabwatch_start(const char *display, int kill_after_ms, char *err, size_t le
     gw.conn = xcb_connect(display, NULL);
     if (xcb_connection_has_error(gw.conn)) {
         snprintf(err, len, "the grab watch cannot connect to %s", display);
-        xcb_disconnect(gw.conn);
+        xu_disconnect(gw.conn);
         gw.conn = NULL;
         return -1;
     }
@@ -175,7 +176,7 @@ void grabwatch_stop(void)
     }
     grabwatch_target(0);
     if (gw.conn)
-        xcb_disconnect(gw.conn);
+        xu_disconnect(gw.conn);
     gw.conn = NULL;
     for (int i = 0; i < 2; i++)
         if (gw.stop_pipe[i] >= 0)

@@ -95,7 +95,7 @@ static void close_barrier(struct barrier *b)
         return;
     if (!xcb_connection_has_error(b->c))
         xcb_destroy_window(b->c, b->win);
-    xcb_disconnect(b->c); /* the server destroys what is left with the connection */
+    xu_disconnect(b->c); /* the server destroys what is left with the connection */
 }
 
 /* The window's centre in root coordinates (a WM may have placed and reparented it anywhere). */

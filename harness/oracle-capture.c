@@ -427,7 +427,7 @@ static void cap_destroy(struct oracle *o)
         close(st->epfd);
     if (st->tfd >= 0)
         close(st->tfd);
-    xcb_disconnect(st->c);
+    xu_disconnect(st->c);
     for (int i = 0; st->cap.env[i]; i++)
         free(st->cap.env[i]);
     free(st);

@@ -181,7 +181,7 @@ static xcb_connection_t *connect_to(struct xserver *x)
 {
     xcb_connection_t *c = xcb_connect(x->display_name, NULL);
     if (xcb_connection_has_error(c)) {
-        xcb_disconnect(c);
+        xu_disconnect(c);
         return NULL;
     }
     return c;
@@ -296,9 +296,9 @@ struct oracle *oracle_record_create(struct xserver *x, char *err, size_t errlen)
         return &st->o;
     }
     if (st->ctl)
-        xcb_disconnect(st->ctl);
+        xu_disconnect(st->ctl);
     if (st->data)
-        xcb_disconnect(st->data);
+        xu_disconnect(st->data);
     free(st);
     return NULL;
 }
@@ -313,8 +313,8 @@ void oracle_record_destroy(struct oracle *o)
         xcb_record_free_context(st->ctl, st->ctx);
         free(xcb_get_input_focus_reply(st->ctl, xcb_get_input_focus(st->ctl), NULL));
     }
-    xcb_disconnect(st->data);
-    xcb_disconnect(st->ctl);
+    xu_disconnect(st->data);
+    xu_disconnect(st->ctl);
     for (int i = 0; i < st->natoms; i++)
         free(st->atoms[i].name);
     free(st);

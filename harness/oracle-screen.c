@@ -543,7 +543,7 @@ fail:
         close(st->epfd);
     if (st->tfd >= 0)
         close(st->tfd);
-    xcb_disconnect(st->c);
+    xu_disconnect(st->c);
     free(st);
     return NULL;
 }
@@ -555,7 +555,7 @@ void oracle_screen_destroy(struct oracle *o)
     struct scr_state *st = o->state;
     close(st->epfd);
     close(st->tfd);
-    xcb_disconnect(st->c);
+    xu_disconnect(st->c);
     free(st);
 }
 

@@ -1,4 +1,5 @@
 #include "xserver.h"
+#include "xutil.h"
 #include "clock.h"
 
 #include <dirent.h>
@@ -191,7 +192,7 @@ int xserver_attach(struct xserver *x, const char *display, const char *auth, int
         x->conn = xcb_connect(x->display_name, &screen_no);
         if (!xcb_connection_has_error(x->conn))
             break;
-        xcb_disconnect(x->conn);
+        xu_disconnect(x->conn);
         x->conn = NULL;
         if (clock_now_us() >= deadline || proc_interrupted()) {
             snprintf(err, errlen, "the compositor's X server %s takes no connection (XAUTHORITY=%s)", display,
@@ -210,7 +211,7 @@ int xserver_attach(struct xserver *x, const char *display, const char *auth, int
 void xserver_stop(struct xserver *x)
 {
     if (x->conn) {
-        xcb_disconnect(x->conn);
+        xu_disconnect(x->conn);
         x->conn = NULL;
     }
     if (x->proc) {

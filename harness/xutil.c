@@ -10,14 +10,33 @@ struct atom_entry {
 };
 static struct atom_entry atoms[512];
 static int natoms;
+/* The connection the atoms were interned on.  A pointer is not an identity: after a disconnect
+ * the next xcb_connect may get the same address for a different server (a compositor that brings
+ * its own X server is met on a fresh one at every start), so xu_disconnect forgets it. */
 static xcb_connection_t *atoms_conn;
+static xcb_connection_t *xfixes_conn; /* the connection XFixes' version was asked on */
+
+static void forget_atoms(void)
+{
+    for (int i = 0; i < natoms; i++)
+        free(atoms[i].name);
+    natoms = 0;
+    atoms_conn = NULL;
+}
+
+void xu_disconnect(xcb_connection_t *c)
+{
+    if (atoms_conn == c)
+        forget_atoms();
+    if (xfixes_conn == c)
+        xfixes_conn = NULL;
+    xcb_disconnect(c);
+}
 
 xcb_atom_t xu_atom(xcb_connection_t *c, const char *name)
 {
-    if (atoms_conn != c) { /* a new X server: the old atom values mean nothing */
-        for (int i = 0; i < natoms; i++)
-            free(atoms[i].name);
-        natoms = 0;
+    if (atoms_conn != c) { /* another connection, maybe to another server: its values mean nothing */
+        forget_atoms();
         atoms_conn = c;
     }
     for (int i = 0; i < natoms; i++)
@@ -105,10 +124,9 @@ xcb_window_t xu_selection_owner(xcb_connection_t *c, const char *selection)
 
 void xu_watch_selection(xcb_connection_t *c, xcb_window_t root, const char *selection)
 {
-    static xcb_connection_t *initialized;
-    if (initialized != c) {
+    if (xfixes_conn != c) {
         free(xcb_xfixes_query_version_reply(c, xcb_xfixes_query_version(c, 5, 0), NULL));
-        initialized = c;
+        xfixes_conn = c;
     }
     xcb_xfixes_select_selection_input(c, root, xu_atom(c, selection),
                                       XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER |

@@ -7,6 +7,8 @@
 #include <xcb/xcb.h>
 
 xcb_atom_t xu_atom(xcb_connection_t *c, const char *name);   /* interned, cached */
+/* xcb_disconnect, and forget what was cached for c (its address may come back for another server) */
+void xu_disconnect(xcb_connection_t *c);
 int xu_atom_name(xcb_connection_t *c, xcb_atom_t a, char *out, size_t len);
 xcb_window_t xu_get_window_prop(xcb_connection_t *c, xcb_window_t w, xcb_atom_t prop);
 int xu_get_atom_list(xcb_connection_t *c, xcb_window_t w, xcb_atom_t prop, xcb_atom_t *out, int max);
