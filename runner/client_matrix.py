@@ -21,7 +21,7 @@ import os
 import sys
 
 from runner import baseline as bl, matrix_runs
-from runner.terms import PROFILES, describe_level
+from runner.terms import PROFILES, describe_level, level_label
 
 FEATURES = ["client-participates", "client-extended", "client-maps-odd", "client-animates", "client-fences",
             "client-drawn-timeout"]
@@ -51,10 +51,22 @@ def features_by_profile(run):
 
 
 def counts(run):
-    c = {}
+    """"14 Pass, 19 Skip, 4 Fail (3 MUST, 1 implied)": a failure (or flake) is weighed by the
+    keyword of its clause, so one MUST and one lowercase should are not "2 Fail" alike."""
+    c, levels = {}, {}
     for r in run["results"].values():
         c[r["status"]] = c.get(r["status"], 0) + 1
-    return ", ".join("%d %s" % (n, s) for s, n in sorted(c.items()))
+        if r["status"] in ("Fail", "Flake"):
+            lv = levels.setdefault(r["status"], {})
+            name = level_label(bl.level_of(r))
+            lv[name] = lv.get(name, 0) + 1
+    order = ["Pass", "Skip", "Fail", "Flake", "Unresolved"]
+    out = []
+    for s, n in sorted(c.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 9):
+        lv = levels.get(s)
+        out.append("%d %s%s" % (n, s, " (%s)" % ", ".join("%d %s" % (k, name) for name, k in sorted(lv.items()))
+                                if lv else ""))
+    return ", ".join(out)
 
 
 def write_md(path, runs, missing):
