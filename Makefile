@@ -101,7 +101,7 @@ isolation: all tests/bad-wms/bad-wm
 # ---- fuzzing (fuzz/): libFuzzer targets for the parsers of untrusted input ----
 #   make fuzz          builds them with clang, runs each for FUZZ_SECONDS (installs clang first)
 #   make fuzz-replay   replays fuzz/regressions/ (and the seeds) with gcc + ASan/UBSan: make check
-FUZZ_TARGETS := caseparse record rec_split propdecode
+FUZZ_TARGETS := caseparse record rec_split propdecode appdecode
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 SAN_FLAGS    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
@@ -110,13 +110,15 @@ FUZZ_SRC_caseparse := harness/caseparse.c harness/casesteps.c harness/casevary.c
 FUZZ_SRC_record    := harness/timeline.c
 FUZZ_SRC_rec_split := $(HARNESS_SRC)
 FUZZ_SRC_propdecode := fake-wm/propdecode.c
+# app-observer's decoder without an X connection: fuzz_appdecode.c stubs the xcb calls it makes
+FUZZ_SRC_appdecode := app-observer/decode.c
 FUZZ_LIBS_rec_split = $(X_LIBS) -lm
 
-build/fuzz/fuzz_%: fuzz/fuzz_%.c $(wildcard harness/*.c harness/*.h common/*.h fake-wm/propdecode.*)
+build/fuzz/fuzz_%: fuzz/fuzz_%.c $(wildcard harness/*.c harness/*.h common/*.h fake-wm/propdecode.* app-observer/*)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(SAN_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
 
-build/replay/replay_%: fuzz/fuzz_%.c fuzz/replay.c $(wildcard harness/*.c harness/*.h common/*.h fake-wm/propdecode.*)
+build/replay/replay_%: fuzz/fuzz_%.c fuzz/replay.c $(wildcard harness/*.c harness/*.h common/*.h fake-wm/propdecode.* app-observer/*)
 	@mkdir -p $(@D)
 	$(CC) $(FUZZ_CFLAGS) $(SAN_FLAGS) -o $@ fuzz/replay.c $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
 

@@ -61,6 +61,8 @@ void recorder_take(struct observer *ob);
 /* ---- decoding and state (decode.c) ---- */
 void decode_request(struct observer *ob, uint32_t base, const uint8_t *req, size_t len);
 void decode_event(struct observer *ob, uint32_t base, const uint8_t *ev);
+/* Forgets every window, counter and fence (the fuzz target decodes one stream per input). */
+void decode_reset(void);
 /* An atom's name (cached); "" when unknown. */
 const char *atom_text(const struct observer *ob, xcb_atom_t a);
 

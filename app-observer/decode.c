@@ -80,6 +80,12 @@ static bool server_paints(uint8_t opcode)
     }
 }
 
+void decode_reset(void)
+{
+    nwins = nctrs = ncreated_fences = 0;
+    last_was_app_request = false;
+}
+
 static uint16_t get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
 static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static int64_t get64(const uint8_t *p) /* XSync INT64: hi (INT32) then lo (CARD32) */
