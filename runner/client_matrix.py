@@ -26,7 +26,7 @@ import sys
 from runner import baseline as bl, matrix_runs
 from runner.terms import PROFILES, describe_level, level_label
 
-FEATURES = ["client-participates", "client-extended", "client-maps-odd", "client-animates", "client-fences",
+FEATURES = ["client-participates", "client-counter", "client-extended", "client-maps-odd", "client-animates", "client-fences",
             "client-drawn-timeout"]
 
 
