@@ -141,6 +141,8 @@ fuzz:
 # harness finds its fake-wm, scripted client and observer there), then the whole suite on them,
 # and the client cases on app-observer and model-app (the decoder of what RECORD brings).
 # Any sanitizer report of any process (they go to build/asan/logs/) fails it, as does exit >= 2.
+# model-app animates for ever: FRAMESYNC_CLIENT_ANIMATES=forever says so (as a clients/NAME.conf
+# would), so its idle states SKIP at once instead of waiting 8 s each.
 ASAN_DIR   := build/asan
 ASAN_OUT   ?= /tmp/fs-asan-results
 ASAN_FLAGS ?= --timeout-scale 2
@@ -173,7 +175,7 @@ asan: $(ASAN_BINS)
 	  > $(ASAN_DIR)/suite.tap 2>&1 || rc=$$?; \
 	  tail -1 $(ASAN_DIR)/suite.tap; echo "asan: the suite exited $$rc (results in $(ASAN_OUT))"; \
 	  ASAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/asan:detect_leaks=1:abort_on_error=0 \
-	  UBSAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/ubsan:print_stacktrace=1 \
+	  UBSAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/ubsan:print_stacktrace=1 FRAMESYNC_CLIENT_ANIMATES=forever \
 	  $(ASAN_DIR)/harness/framesync-harness --cases $(CURDIR)/cases --out $(ASAN_OUT)-client $(ASAN_FLAGS) \
 	    --client "$(CURDIR)/$(ASAN_DIR)/model-app/model-app --fences 2" > $(ASAN_DIR)/client.tap 2>&1 || rc=$$?; \
 	  tail -1 $(ASAN_DIR)/client.tap; echo "asan: the client cases (app-observer, model-app) exited $$rc"; \
