@@ -101,7 +101,7 @@ isolation: all tests/bad-wms/bad-wm
 # ---- fuzzing (fuzz/): libFuzzer targets for the parsers of untrusted input ----
 #   make fuzz          builds them with clang, runs each for FUZZ_SECONDS (installs clang first)
 #   make fuzz-replay   replays fuzz/regressions/ (and the seeds) with gcc + ASan/UBSan: make check
-FUZZ_TARGETS := caseparse record rec_split propdecode
+FUZZ_TARGETS := caseparse record rec_split propdecode appdecode
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 SAN_FLAGS    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
@@ -110,13 +110,15 @@ FUZZ_SRC_caseparse := harness/caseparse.c harness/casesteps.c harness/casevary.c
 FUZZ_SRC_record    := harness/timeline.c
 FUZZ_SRC_rec_split := $(HARNESS_SRC)
 FUZZ_SRC_propdecode := fake-wm/propdecode.c
+# app-observer's decoder without an X connection: fuzz_appdecode.c stubs the xcb calls it makes
+FUZZ_SRC_appdecode := app-observer/decode.c
 FUZZ_LIBS_rec_split = $(X_LIBS) -lm
 
-build/fuzz/fuzz_%: fuzz/fuzz_%.c $(wildcard harness/*.c harness/*.h common/*.h fake-wm/propdecode.*)
+build/fuzz/fuzz_%: fuzz/fuzz_%.c $(wildcard harness/*.c harness/*.h common/*.h fake-wm/propdecode.* app-observer/*)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(SAN_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
 
-build/replay/replay_%: fuzz/fuzz_%.c fuzz/replay.c $(wildcard harness/*.c harness/*.h common/*.h fake-wm/propdecode.*)
+build/replay/replay_%: fuzz/fuzz_%.c fuzz/replay.c $(wildcard harness/*.c harness/*.h common/*.h fake-wm/propdecode.* app-observer/*)
 	@mkdir -p $(@D)
 	$(CC) $(FUZZ_CFLAGS) $(SAN_FLAGS) -o $@ fuzz/replay.c $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
 
@@ -139,6 +141,8 @@ fuzz:
 # harness finds its fake-wm, scripted client and observer there), then the whole suite on them,
 # and the client cases on app-observer and model-app (the decoder of what RECORD brings).
 # Any sanitizer report of any process (they go to build/asan/logs/) fails it, as does exit >= 2.
+# model-app animates for ever: FRAMESYNC_CLIENT_ANIMATES=forever says so (as a clients/NAME.conf
+# would), so its idle states SKIP at once instead of waiting 8 s each.
 ASAN_DIR   := build/asan
 ASAN_OUT   ?= /tmp/fs-asan-results
 ASAN_FLAGS ?= --timeout-scale 2
@@ -171,7 +175,7 @@ asan: $(ASAN_BINS)
 	  > $(ASAN_DIR)/suite.tap 2>&1 || rc=$$?; \
 	  tail -1 $(ASAN_DIR)/suite.tap; echo "asan: the suite exited $$rc (results in $(ASAN_OUT))"; \
 	  ASAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/asan:detect_leaks=1:abort_on_error=0 \
-	  UBSAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/ubsan:print_stacktrace=1 \
+	  UBSAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/ubsan:print_stacktrace=1 FRAMESYNC_CLIENT_ANIMATES=forever \
 	  $(ASAN_DIR)/harness/framesync-harness --cases $(CURDIR)/cases --out $(ASAN_OUT)-client $(ASAN_FLAGS) \
 	    --client "$(CURDIR)/$(ASAN_DIR)/model-app/model-app --fences 2" > $(ASAN_DIR)/client.tap 2>&1 || rc=$$?; \
 	  tail -1 $(ASAN_DIR)/client.tap; echo "asan: the client cases (app-observer, model-app) exited $$rc"; \

@@ -35,6 +35,13 @@ struct observer {
     xcb_window_t toplevel;     /* the application's first mapped toplevel, or 0 */
     uint32_t record_ctx;       /* the RECORD context (recorder.c) */
     unsigned int enable_seq;   /* the sequence number of its EnableContext: every reply's */
+    /* the client's state (commands.c, `state idle|animating`): its drawing by itself */
+    int64_t last_app_damage_us; /* its last DamageNotify of the toplevel with cause=app, or 0 */
+    int state_goal;            /* 0: none asked; 1: idle; 2: animating */
+    int64_t state_asked_us;
+    int state_draws;           /* animating: its draws since it was asked */
+    int64_t state_first_draw_us;
+    const char *declared;      /* $FRAMESYNC_CLIENT_ANIMATES: forever, once, no, or NULL */
 };
 
 /* ---- output (output.c): one record a line on stdout, `t=` first (clock_now_us); log lines on
@@ -54,6 +61,8 @@ void recorder_take(struct observer *ob);
 /* ---- decoding and state (decode.c) ---- */
 void decode_request(struct observer *ob, uint32_t base, const uint8_t *req, size_t len);
 void decode_event(struct observer *ob, uint32_t base, const uint8_t *ev);
+/* Forgets every window, counter and fence (the fuzz target decodes one stream per input). */
+void decode_reset(void);
 /* An atom's name (cached); "" when unknown. */
 const char *atom_text(const struct observer *ob, xcb_atom_t a);
 
@@ -62,5 +71,10 @@ const char *atom_text(const struct observer *ob, xcb_atom_t a);
 void command_run(struct observer *ob, char *line);
 /* What an earlier case asked of fake-wm's control channel is undone before the application starts. */
 void commands_reset_compositor(struct observer *ob);
+/* The application drew into its toplevel (a DamageNotify with cause=app), at t_us. */
+void state_app_drew(struct observer *ob, int64_t t_us);
+/* The `state` record once the state asked for is reached, or cannot be (called every pass of
+ * the main loop, at least every 100 ms). */
+void state_tick(struct observer *ob);
 
 #endif

@@ -4,9 +4,18 @@
  *                      synthetic ConfigureNotify)
  *   wm-drawn on|off|delay MS   fake-wm sends its drawn messages as usual, never, or MS late
  *   sync               a round trip
+ *   state idle|animating  (done at once) then a `state` record when the application is in that
+ *                      state, or cannot be brought there: idle = it has not drawn into its
+ *                      toplevel for STATE_QUIET_MS (within STATE_IDLE_WITHIN_MS); animating = it
+ *                      drew by itself at least STATE_DRAWS times over at least STATE_SPAN_MS
+ *                      (within STATE_ANIMATING_WITHIN_MS).  $FRAMESYNC_CLIENT_ANIMATES (the
+ *                      `animates:` of clients/NAME.conf) says at once that a command that
+ *                      animates forever never gets idle, and one that never animates never
+ *                      animates
  *   quit               stops the application and exits
  * The wm-* commands are ClientMessages of fake-wm's control channel (fake-wm/control.c). */
 #include "app-observer.h"
+#include "clock.h"
 #include "xhelpers.h"
 
 #include <stdio.h>
@@ -45,6 +54,52 @@ void commands_reset_compositor(struct observer *ob)
     control(ob, 3, 0, 0, 0); /* drawn messages as usual: an earlier case may have withheld them */
 }
 
+#define STATE_QUIET_MS 1000
+#define STATE_IDLE_WITHIN_MS 8000
+#define STATE_DRAWS 3
+#define STATE_SPAN_MS 500
+#define STATE_ANIMATING_WITHIN_MS 2500
+
+static const char *const state_names[] = {"", "idle", "animating"};
+
+static void state_reached(struct observer *ob, bool reached, const char *why)
+{
+    int64_t now = clock_now_us();
+    out_record("state", "name=%s reached=%d why=%s asked_ms=%lld quiet_ms=%lld draws=%d",
+               state_names[ob->state_goal], reached, why, (long long)((now - ob->state_asked_us) / 1000),
+               ob->last_app_damage_us ? (long long)((now - ob->last_app_damage_us) / 1000) : -1, ob->state_draws);
+    ob->state_goal = 0;
+}
+
+void state_app_drew(struct observer *ob, int64_t t_us)
+{
+    ob->last_app_damage_us = t_us;
+    if (ob->state_goal == 2 && ob->state_draws++ == 0)
+        ob->state_first_draw_us = t_us;
+}
+
+void state_tick(struct observer *ob)
+{
+    if (!ob->state_goal)
+        return;
+    int64_t now = clock_now_us(), asked_ms = (now - ob->state_asked_us) / 1000;
+    if (ob->state_goal == 1) {
+        if (ob->declared && !strcmp(ob->declared, "forever"))
+            state_reached(ob, false, "its-command-animates-forever(animates:forever)");
+        else if (now - ob->last_app_damage_us >= STATE_QUIET_MS * 1000LL)
+            state_reached(ob, true, "no-drawing-for-1000-ms");
+        else if (asked_ms >= STATE_IDLE_WITHIN_MS)
+            state_reached(ob, false, "it-drew-by-itself-within-every-1000-ms-for-8000-ms");
+    } else {
+        if (ob->declared && !strcmp(ob->declared, "no"))
+            state_reached(ob, false, "its-command-never-animates(animates:no)");
+        else if (ob->state_draws >= STATE_DRAWS && ob->last_app_damage_us - ob->state_first_draw_us >= STATE_SPAN_MS * 1000LL)
+            state_reached(ob, true, "it-draws-by-itself");
+        else if (asked_ms >= STATE_ANIMATING_WITHIN_MS)
+            state_reached(ob, false, "it-did-not-draw-by-itself-3-times-over-500-ms-within-2500-ms");
+    }
+}
+
 void command_run(struct observer *ob, char *line)
 {
     char *save = NULL, *word = strtok_r(line, " ", &save);
@@ -58,6 +113,16 @@ void command_run(struct observer *ob, char *line)
         out_record("done", "cmd=quit");
         out_record("bye", "reason=quit");
         exit(0);
+    } else if (!strcmp(word, "state")) {
+        int goal = a1 && !strcmp(a1, "idle") ? 1 : a1 && !strcmp(a1, "animating") ? 2 : 0;
+        if (!goal || !ob->toplevel) {
+            out_record("error", "cmd=state msg=%s", goal ? "the application has mapped no toplevel yet"
+                                                         : "expected idle or animating");
+            return;
+        }
+        ob->state_goal = goal;
+        ob->state_asked_us = clock_now_us();
+        ob->state_draws = 0;
     } else if (!strncmp(word, "wm-", 3) && !ob->toplevel) {
         out_record("error", "cmd=%s msg=the application has mapped no toplevel yet", word);
         return;

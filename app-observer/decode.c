@@ -3,6 +3,7 @@
  * counters and their values (so each SetCounter/ChangeCounter is reported with the value before
  * it, which counter of the property it is, and the request it may answer), its fences. */
 #include "app-observer.h"
+#include "clock.h"
 #include "xhelpers.h"
 
 #include <inttypes.h>
@@ -25,7 +26,9 @@ struct wwin {
     int ncounters;
     uint32_t fences[MAX_LIST];
     int nfences;
-    int64_t pending;        /* the last sync request not answered yet, or -1 */
+    bool has_pending;       /* a sync request not answered yet (counters are signed: no value
+                             * can mean "none") */
+    int64_t pending;        /* that request's value */
     int64_t last_request;   /* the last sync request received, answered or not, or -1 */
     int64_t second_at_request; /* the second counter's value when the request came */
     uint16_t cw, ch;        /* its size in the last ConfigureNotify it was sent */
@@ -43,12 +46,45 @@ static struct wwin wins[MAX_WINDOWS];
 static int nwins;
 static struct wcounter ctrs[MAX_COUNTERS];
 static int nctrs;
+static uint32_t created_fences[MAX_COUNTERS]; /* the fences it created (CreateFence), in order */
+static int ncreated_fences;
 /* Who caused a DamageNotify: the last request in the stream that can draw into the window.  A
- * request of the application means it drew (its PutImage is not recorded, to spare copying the
- * image, but an application makes other requests before it); the compositor's ConfigureWindow
- * or MapWindow means the server painted the window's background while resizing or mapping it.
- * The compositor's other requests (its painting of the screen) are not about the window. */
+ * drawing request of the application means it drew (its PutImage is not recorded, to spare
+ * copying the image, but an application makes other requests before it); a request that makes the
+ * server paint a window's background means the server painted: the compositor's ConfigureWindow
+ * or MapWindow (resizing or mapping the toplevel), and as much the application's own window
+ * management (server_paints): when it resizes, maps, unmaps or destroys its child windows after a
+ * ConfigureNotify, or clears an area, the server fills the exposed background, which is not the
+ * application's drawing at the new size.  The compositor's other requests (its painting of the
+ * screen) are not about the window. */
 static bool last_was_app_request;
+
+/* A request of the application after which the damage is the server's painting of a background
+ * (ClearArea, with or without exposures: the server fills it with the background). */
+static bool server_paints(uint8_t opcode)
+{
+    switch (opcode) {
+    case XCB_CONFIGURE_WINDOW:
+    case XCB_MAP_WINDOW:
+    case XCB_MAP_SUBWINDOWS:
+    case XCB_UNMAP_WINDOW:
+    case XCB_UNMAP_SUBWINDOWS:
+    case XCB_DESTROY_WINDOW:
+    case XCB_DESTROY_SUBWINDOWS:
+    case XCB_CIRCULATE_WINDOW:
+    case XCB_REPARENT_WINDOW:
+    case XCB_CLEAR_AREA:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void decode_reset(void)
+{
+    nwins = nctrs = ncreated_fences = 0;
+    last_was_app_request = false;
+}
 
 static uint16_t get16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
 static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
@@ -188,12 +224,19 @@ static void report_toplevel(struct observer *ob, struct wwin *w)
     struct wcounter *c1 = w->ncounters > 0 ? counter_get(w->counters[0]) : NULL;
     struct wcounter *c2 = w->ncounters > 1 ? counter_get(w->counters[1]) : NULL;
     int64_t v2 = c2 ? c2->value : -1;
+    int fences_valid = 0; /* how many XIDs of _NET_WM_SYNC_FENCES name a fence it created before this map */
+    for (int i = 0; i < w->nfences; i++)
+        for (int k = 0; k < ncreated_fences; k++)
+            if (created_fences[k] == w->fences[i]) {
+                fences_valid++;
+                break;
+            }
     out_record("toplevel",
                "window=%u protocols=%s sync=%d counters=%d counter1=%u counter2=%u valid1=%d valid2=%d "
-               "value1=%" PRId64 " value2=%" PRId64 " parity2=%s fences=%d",
+               "value1=%" PRId64 " value2=%" PRId64 " parity2=%s fences=%d fences_valid=%d",
                w->id, prot[0] ? prot : "-", lists_sync(ob, w), w->ncounters, w->ncounters > 0 ? w->counters[0] : 0,
                w->ncounters > 1 ? w->counters[1] : 0, c1 != NULL, c2 != NULL, c1 ? c1->value : -1, v2,
-               c2 ? parity(v2) : "none", w->nfences);
+               c2 ? parity(v2) : "none", w->nfences, fences_valid);
 }
 
 static void map_window(struct observer *ob, const uint8_t *req, size_t len)
@@ -222,7 +265,8 @@ static void counter_write(struct observer *ob, const uint8_t *req, size_t len, b
         c->value = v;
     struct wwin *owner;
     int index = counter_index(ob, id, &owner);
-    int64_t pending = owner ? owner->pending : -1;
+    bool requested = owner && owner->has_pending;
+    int64_t pending = requested ? owner->pending : -1;
     /* an answer to the pending request, whichever form the compositor reads: the first counter
      * at or above the value (basic form), or the second at an even value at or above it, set
      * directly (from an even value) or ending an update begun at or above it (GTK's answering
@@ -230,15 +274,15 @@ static void counter_write(struct observer *ob, const uint8_t *req, size_t len, b
      * the client's animation passing by, not an answer; and when the second counter was already
      * at or above the value at the request (a basic-form request of an EWMH 1.5 compositor, whose
      * values are small), only the first counter can answer it. */
-    bool answer = pending >= 0 && v >= pending &&
+    bool answer = requested && v >= pending &&
                   (index == 1 || (index == 2 && !(v & 1) && (!(prev & 1) || prev >= pending) &&
                                   owner->second_at_request < pending));
     if (answer && index == owner->ncounters)
-        owner->pending = -1;
+        owner->has_pending = false;
     out_record("set-counter",
-               "counter=%u index=%d value=%" PRId64 " prev=%" PRId64 " parity=%s prev_parity=%s pending=%" PRId64
+               "counter=%u index=%d value=%" PRId64 " prev=%" PRId64 " parity=%s prev_parity=%s requested=%d pending=%" PRId64
                " last_request=%" PRId64 " answer=%d painted=%d width=%u height=%u how=%s window=%u",
-               id, index, v, prev, parity(v), parity(prev), pending, owner ? owner->last_request : -1, answer,
+               id, index, v, prev, parity(v), parity(prev), requested, pending, owner ? owner->last_request : -1, answer,
                owner && owner->painted,
                owner ? owner->cw : 0, owner ? owner->ch : 0, set ? "set" : "change", owner ? owner->id : 0);
 }
@@ -250,6 +294,13 @@ static void create_counter(const uint8_t *req, size_t len)
     ctrs[nctrs] = (struct wcounter){get32(req + 4), get64(req + 8)};
     out_record("create-counter", "counter=%u value=%" PRId64, ctrs[nctrs].id, ctrs[nctrs].value);
     nctrs++;
+}
+
+static void create_fence(const uint8_t *req, size_t len)
+{
+    if (len < 12 || ncreated_fences == MAX_COUNTERS)
+        return;
+    created_fences[ncreated_fences++] = get32(req + 8); /* CreateFence: drawable, fence, initially_triggered */
 }
 
 static void trigger_fence(struct observer *ob, const uint8_t *req, size_t len)
@@ -271,6 +322,7 @@ static void sync_request(struct observer *ob, const uint8_t *req, size_t len)
     case XCB_SYNC_CREATE_COUNTER: create_counter(req, len); break;
     case XCB_SYNC_SET_COUNTER: counter_write(ob, req, len, true); break;
     case XCB_SYNC_CHANGE_COUNTER: counter_write(ob, req, len, false); break;
+    case XCB_SYNC_CREATE_FENCE: create_fence(req, len); break;
     case XCB_SYNC_TRIGGER_FENCE: trigger_fence(ob, req, len); break;
     default: break;
     }
@@ -303,7 +355,7 @@ void decode_request(struct observer *ob, uint32_t base, const uint8_t *req, size
     }
     if (base == ob->own_base || len < 4)
         return;
-    last_was_app_request = true;
+    last_was_app_request = !server_paints(req[0]);
     switch (req[0]) {
     case XCB_CREATE_WINDOW: create_window(ob, req, len); break;
     case XCB_MAP_WINDOW: map_window(ob, req, len); break;
@@ -325,6 +377,7 @@ static void client_message(struct observer *ob, const xcb_client_message_event_t
         int64_t v = (int64_t)(((uint64_t)l[3] << 32) | l[2]);
         struct wcounter *second = w->ncounters > 1 ? counter_get(w->counters[1]) : NULL;
         w->pending = v;
+        w->has_pending = true;
         w->last_request = v;
         w->second_at_request = second ? second->value : INT64_MIN;
         out_record("sync-request", "window=%u value=%" PRId64 " l4=%u sendevent=%d", w->id, v, l[4], sent);
@@ -337,11 +390,13 @@ static void client_message(struct observer *ob, const xcb_client_message_event_t
     }
 }
 
-static void damage_notify(const xcb_damage_notify_event_t *e)
+static void damage_notify(struct observer *ob, const xcb_damage_notify_event_t *e)
 {
     struct wwin *w = win_get(e->drawable);
     if (!w)
         return;
+    if (last_was_app_request && w->id == ob->toplevel)
+        state_app_drew(ob, clock_now_us());
     /* "painted at the new size": the application drew the bottom-right pixel of the size the
      * last ConfigureNotify gave it (set-counter records carry it as painted=) */
     if (last_was_app_request && e->geometry.width == w->cw && e->geometry.height == w->ch &&
@@ -359,7 +414,7 @@ void decode_event(struct observer *ob, uint32_t base, const uint8_t *ev)
     int sent = (ev[0] & 0x80) != 0;
     if (base == ob->own_base) {
         if (type == ob->damage_event)
-            damage_notify((const xcb_damage_notify_event_t *)ev);
+            damage_notify(ob, (const xcb_damage_notify_event_t *)ev);
         return;
     }
     if (type == XCB_CLIENT_MESSAGE) {

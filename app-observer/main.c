@@ -147,6 +147,9 @@ int main(int argc, char **argv)
         logw(ob, "FRAMESYNC_CLIENT_COMMAND names no client under test");
         return 2;
     }
+    /* what the command does by itself (clients/NAME.conf's `animates:`): forever, once or no */
+    const char *declared = getenv("FRAMESYNC_CLIENT_ANIMATES");
+    ob->declared = declared && *declared ? declared : NULL;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     signal(SIGPIPE, SIG_IGN);
     connect_all(ob);
@@ -162,6 +165,7 @@ int main(int argc, char **argv)
         xcb_generic_event_t *ev;
         while ((ev = xcb_poll_for_event(ob->ctl))) /* errors of damage objects on windows already gone */
             free(ev);
+        state_tick(ob);
         reap_app(ob);
         if (xcb_connection_has_error(ob->data) || xcb_connection_has_error(ob->ctl)) {
             out_record("bye", "reason=x-connection-lost");

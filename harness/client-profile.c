@@ -25,7 +25,14 @@ static int parse_key(void *ctx, const char *key, const char *val, const char *pa
     } else if (!strcmp(key, "binary")) {
         snprintf(p->binary, sizeof p->binary, "%s", val);
     } else if (!strcmp(key, "animates")) {
+        /* `animates: forever|once|no [how]`: the client states its command reaches (a command that
+         * animates forever is never idle, one that does not animate never animating) */
+        size_t n = strcspn(val, " \t");
+        if (!((n == 7 && !strncmp(val, "forever", 7)) || (n == 4 && !strncmp(val, "once", 4)) ||
+              (n == 2 && !strncmp(val, "no", 2))))
+            return conf_fail(err, errlen, path, ln, "expected `animates: forever|once|no [how]`");
         snprintf(p->animates, sizeof p->animates, "%s", val);
+        snprintf(p->animates_word, sizeof p->animates_word, "%.*s", (int)n, val);
     } else if (strcmp(key, "notes")) {
         return conf_fail(err, errlen, path, ln,
                          "unknown key `%s` (expected command, env, packages, binary, animates or notes)", key);

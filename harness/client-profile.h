@@ -19,6 +19,7 @@ struct client_profile {
     char packages[512];
     char binary[256];
     char animates[512];      /* how the command makes it redraw by itself, or "" */
+    char animates_word[16];  /* its first word: forever, once or no ("" when not said) */
 };
 
 /* 0, or -1 with "FILE:LINE: what was expected" in err. */

@@ -28,6 +28,10 @@ static int setup_client(struct run *r)
     }
     if (o->client_named) {
         client_profile_setenv(&o->client_profile, o->root, r->tmp_dir);
+        /* the states its command reaches (app-observer's `state` command); for a command line,
+         * FRAMESYNC_CLIENT_ANIMATES may be given in the environment */
+        if (o->client_profile.animates_word[0])
+            setenv("FRAMESYNC_CLIENT_ANIMATES", o->client_profile.animates_word, 1);
         if (!profile_binary_installed(o->client_profile.binary)) {
             fprintf(stderr, "framesync: client %s is not installed (%s); packages: %s\n", o->client_profile.name,
                     o->client_profile.binary, o->client_profile.packages);

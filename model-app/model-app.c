@@ -4,6 +4,7 @@
  * `framesync --client "model-app/model-app --fault answer-early"`.
  *
  *   model-app [--form basic|extended] [--fences N] [--fault F] [--variant V] [--frame-ms MS]
+ *             [--animate-ms MS]
  *
  * It creates a 200x150 toplevel, lists WM_DELETE_WINDOW and _NET_WM_SYNC_REQUEST, creates its
  * counters (and fences) before the map, maps it with the second counter odd (its first frame)
@@ -14,7 +15,9 @@
  * request is answered after the ConfigureNotify that follows it has been handled and the window
  * repainted at its new size (or 50 ms after the request when none comes): counter 1 := V, and in
  * the extended form counter 2 := the next even number >= V (the draft's answer, which de-facto
- * compositors accept too).  Before ending an update at N it triggers fence (N/2) % L.
+ * compositors accept too).  Before ending an update at N it triggers fence (N/2) % L.  With
+ * --animate-ms it animates only for that long after the map, then stays still (idle), so that
+ * the client cases are run in both of their states (cases/client/README.md).
  *
  * Faults (each breaks one client clause):
  *   answer-early       answers when the request arrives, before the ConfigureNotify and repaint
@@ -24,13 +27,21 @@
  *   wrong-fence-index  triggers fence (N/2 + 1) % L instead of (N/2) % L
  *   same-size-unanswered  does not answer a request whose configure keeps the size
  *   late-counter       sets _NET_WM_SYNC_REQUEST_COUNTER only after the map
+ *   answer-only-animating  answers a request only while it animates (in a frame of its animation,
+ *                      as GTK answers in a frame of its frame clock): idle, it never answers
+ *   no-counter         lists _NET_WM_SYNC_REQUEST but sets no _NET_WM_SYNC_REQUEST_COUNTER
+ *   child-server-paint has a 1x1 child window; at a new size it resizes the child over the whole
+ *                      window (the server paints the child's background) and answers without
+ *                      drawing anything itself
  *
  * Variants (behaviours the texts allow: no client case may fail on them):
  *   frame-answer       de-facto only: answers with a frame, as GTK does: second counter V + 1, paint,
  *                      V + 2 (the first counter untouched)
  *   map-even           maps with the second counter even (its first frame is not an update)
  *   plus3              ends its updates 3 above their beginning (a frame drawn for a chosen time)
- *   slow-answer        answers 200 ms after the ConfigureNotify */
+ *   slow-answer        answers 200 ms after the ConfigureNotify
+ *   negative-start     creates its second counter at -1000 (a value of its choosing: any signed
+ *                      64-bit value) */
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -47,9 +58,10 @@
 #include "xhelpers.h"
 
 enum fault { F_NONE, F_ANSWER_EARLY, F_WRONG_COUNTER, F_ODD_END, F_NO_DRAWN_WAIT, F_WRONG_FENCE, F_SAME_SIZE,
-             F_LATE_COUNTER };
+             F_LATE_COUNTER, F_ANSWER_ONLY_ANIMATING, F_NO_COUNTER, F_CHILD_SERVER_PAINT };
 static const char *const fault_names[] = {"none", "answer-early", "wrong-counter", "odd-end", "no-drawn-wait",
-                                          "wrong-fence-index", "same-size-unanswered", "late-counter"};
+                                          "wrong-fence-index", "same-size-unanswered", "late-counter",
+                                          "answer-only-animating", "no-counter", "child-server-paint"};
 /* What each fault breaks (`--list-faults`, read by the spec tools and the client self-test's
  * readers): the clause of cases/clauses.txt, and how. */
 static const struct {
@@ -63,10 +75,14 @@ static const struct {
     {"draft-2011/fences/client-trigger", "triggers the fence at index (N / 2 + 1) % L"},
     {"ewmh-1.5/basic/client-sets-counter", "does not answer a request that keeps its size (a move)"},
     {"ewmh-1.5/basic/client-participation", "names its counter only after the map"},
+    {"ewmh-1.5/basic/client-sets-counter", "answers only while it animates: idle, a request is never answered"},
+    {"ewmh-1.5/basic/client-participation", "lists _NET_WM_SYNC_REQUEST but names no counter"},
+    {"ewmh-1.5/basic/client-sets-counter", "answers after the server painted a child's background, not drawing itself"},
 };
 
-enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER };
-static const char *const variant_names[] = {"none", "frame-answer", "map-even", "plus3", "slow-answer"};
+enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER, V_NEGATIVE_START };
+static const char *const variant_names[] = {"none", "frame-answer", "map-even", "plus3", "slow-answer",
+                                            "negative-start"};
 
 enum { A_PROTOCOLS, A_DELETE, A_SYNC, A_COUNTER, A_FENCES, A_SUPPORTED, A_SYNC_DRAWN, A_FRAME_DRAWN, A_COUNT };
 static const char *const atom_names[A_COUNT] = {"WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_SYNC_REQUEST",
@@ -77,6 +93,7 @@ static struct {
     xcb_connection_t *c;
     xcb_screen_t *screen;
     xcb_window_t win;
+    xcb_window_t child;     /* child-server-paint: the child over the whole window */
     xcb_gcontext_t gc;
     xcb_atom_t atom[A_COUNT];
     bool extended;
@@ -88,7 +105,9 @@ static struct {
     xcb_sync_fence_t fences[8];
     int nfences;
     bool drawn_listed;      /* the compositor lists a drawn message: wait for it */
-    int64_t awaiting_drawn; /* the end value of the last update until its drawn message; -1 none */
+    bool awaiting;          /* waiting for the drawn message of its last update (counters are
+                             * signed: no value of them can mean "none") */
+    int64_t awaiting_drawn; /* the end value of that update */
     int64_t drawn_deadline_ms; /* when to give up waiting for it */
     uint16_t width, height;
     uint32_t frame;
@@ -98,7 +117,9 @@ static struct {
     bool configured;        /* a ConfigureNotify came since the request */
     bool size_changed;
     int64_t next_frame_ms;
-} S = {.awaiting_drawn = -1, .width = 200, .height = 150, .frame_ms = 30};
+    int64_t animate_until_ms; /* --animate-ms: when it stops animating (0: never) */
+    int animate_ms;
+} S = {.width = 200, .height = 150, .frame_ms = 30};
 
 /* how long it waits for a drawn message that does not come before it draws again */
 #define DRAWN_TIMEOUT_MS 1000
@@ -106,6 +127,12 @@ static struct {
 static int64_t now_ms(void)
 {
     return clock_now_us() / 1000;
+}
+
+/* Does it animate now (extended form: its updates; --animate-ms: only so long after the map)? */
+static bool animating(void)
+{
+    return S.extended && (!S.animate_until_ms || now_ms() < S.animate_until_ms);
 }
 
 static void set_counter(int i, int64_t v)
@@ -156,9 +183,10 @@ static void create_window(int nfences)
     xcb_change_property(S.c, XCB_PROP_MODE_REPLACE, S.win, S.atom[A_PROTOCOLS], XCB_ATOM_ATOM, 32, 2, protocols);
     for (int i = 0; i < (S.extended ? 2 : 1); i++) {
         S.counter[i] = xcb_generate_id(S.c);
-        xcb_sync_create_counter(S.c, S.counter[i], xh_sync_int64(0));
+        S.value[i] = i == 1 && S.variant == V_NEGATIVE_START ? -1000 : 0;
+        xcb_sync_create_counter(S.c, S.counter[i], xh_sync_int64(S.value[i]));
     }
-    if (S.fault != F_LATE_COUNTER)
+    if (S.fault != F_LATE_COUNTER && S.fault != F_NO_COUNTER)
         set_counter_property();
     S.nfences = nfences;
     for (int i = 0; i < nfences; i++) {
@@ -170,6 +198,13 @@ static void create_window(int nfences)
                             (uint32_t)nfences, S.fences);
     S.gc = xcb_generate_id(S.c);
     xcb_create_gc(S.c, S.gc, S.win, 0, NULL);
+    if (S.fault == F_CHILD_SERVER_PAINT) { /* a small child with a background the server paints */
+        S.child = xcb_generate_id(S.c);
+        uint32_t bg = 0x808080u;
+        xcb_create_window(S.c, XCB_COPY_FROM_PARENT, S.child, S.win, 0, 0, 1, 1, 0,
+                          XCB_WINDOW_CLASS_INPUT_OUTPUT, S.screen->root_visual, XCB_CW_BACK_PIXEL, &bg);
+        xcb_map_window(S.c, S.child);
+    }
 }
 
 /* Before ending an update at n: trigger fence (n/2) % L (after resetting it: it may be triggered
@@ -178,7 +213,8 @@ static void trigger_fence_for(int64_t n)
 {
     if (!S.nfences)
         return;
-    int64_t i = (n / 2 + (S.fault == F_WRONG_FENCE ? 1 : 0)) % S.nfences;
+    /* the index modulo L, never negative (a counter may be: negative-start), as fake-wm reads it */
+    int64_t i = ((n / 2 + (S.fault == F_WRONG_FENCE ? 1 : 0)) % S.nfences + S.nfences) % S.nfences;
     xcb_sync_reset_fence(S.c, S.fences[i]);
     xcb_sync_trigger_fence(S.c, S.fences[i]);
 }
@@ -198,6 +234,7 @@ static void update(void)
     xcb_flush(S.c);
     if (S.drawn_listed && S.fault != F_NO_DRAWN_WAIT) {
         S.awaiting_drawn = end;
+        S.awaiting = true;
         S.drawn_deadline_ms = now_ms() + DRAWN_TIMEOUT_MS;
     }
 }
@@ -214,6 +251,7 @@ static void answer_with_frame(int64_t v)
     xcb_flush(S.c);
     if (S.drawn_listed) {
         S.awaiting_drawn = begin + 1;
+        S.awaiting = true;
         S.drawn_deadline_ms = now_ms() + DRAWN_TIMEOUT_MS;
     }
 }
@@ -222,6 +260,20 @@ static void answer(void)
 {
     int64_t v = S.request_value;
     S.request_pending = false;
+    if (S.fault == F_ANSWER_ONLY_ANIMATING && !animating()) {
+        fprintf(stderr, "model-app: request %lld not answered (fault answer-only-animating: idle)\n", (long long)v);
+        return;
+    }
+    if (S.fault == F_CHILD_SERVER_PAINT) { /* the server paints the child at the new size; it draws nothing */
+        uint32_t size[2] = {S.width, S.height};
+        xcb_configure_window(S.c, S.child, XCB_CONFIG_WINDOW_WIDTH | XCB_CONFIG_WINDOW_HEIGHT, size);
+        xh_round_trip(S.c);
+        set_counter(0, v);
+        if (S.extended)
+            set_counter(1, (v & 1) ? v + 1 : v);
+        xcb_flush(S.c);
+        return;
+    }
     if (S.fault == F_SAME_SIZE && !S.size_changed) {
         fprintf(stderr, "model-app: request %lld not answered (fault same-size-unanswered)\n", (long long)v);
         return;
@@ -252,13 +304,16 @@ static void on_client_message(const xcb_client_message_event_t *e)
             answer();
         return;
     }
-    int64_t drawn = -1;
+    int64_t drawn = 0;
+    bool got = true;
     if (e->type == S.atom[A_PROTOCOLS] && l[0] == S.atom[A_SYNC_DRAWN])
         drawn = (int64_t)(((uint64_t)l[2] << 32) | l[1]);
     else if (e->type == S.atom[A_FRAME_DRAWN])
         drawn = (int64_t)(((uint64_t)l[1] << 32) | l[0]);
-    if (drawn >= 0 && S.awaiting_drawn >= 0 && drawn >= S.awaiting_drawn)
-        S.awaiting_drawn = -1;
+    else
+        got = false;
+    if (got && S.awaiting && drawn >= S.awaiting_drawn)
+        S.awaiting = false;
 }
 
 static void on_event(xcb_generic_event_t *ev)
@@ -319,6 +374,10 @@ static void parse_args(int argc, char **argv, int *nfences)
             S.frame_ms = atoi(v);
             if (S.frame_ms < 1)
                 goto usage;
+        } else if (!strcmp(a, "--animate-ms") && v) {
+            S.animate_ms = atoi(v);
+            if (S.animate_ms < 1)
+                goto usage;
         } else if (!strcmp(a, "--variant") && v) {
             int k = name_index(variant_names, sizeof variant_names / sizeof variant_names[0], v);
             if (k < 0)
@@ -336,11 +395,12 @@ static void parse_args(int argc, char **argv, int *nfences)
     }
     return;
 usage:
-    fprintf(stderr, "usage: model-app [--form basic|extended] [--fences N (0-8)] [--frame-ms MS] [--fault F] [--variant V]\n"
+    fprintf(stderr, "usage: model-app [--form basic|extended] [--fences N (0-8)] [--frame-ms MS] [--animate-ms MS]\n"
+                    "                 [--fault F] [--variant V]\n"
                     "       model-app --list-faults\n"
-                    "variants: frame-answer map-even plus3 slow-answer\n"
+                    "variants: frame-answer map-even plus3 slow-answer negative-start\n"
                     "faults: answer-early wrong-counter odd-end no-drawn-wait wrong-fence-index "
-                    "same-size-unanswered late-counter\n");
+                    "same-size-unanswered late-counter answer-only-animating no-counter child-server-paint\n");
     exit(2);
 }
 
@@ -357,12 +417,14 @@ static void start(int nfences)
     S.drawn_listed = S.extended && supports_drawn();
     create_window(nfences);
     if (S.extended && S.variant != V_MAP_EVEN) /* the first frame: mapped odd, ended once painted */
-        set_counter(1, 1);
+        set_counter(1, S.value[1] + 1);
     xcb_map_window(S.c, S.win);
     if (S.fault == F_LATE_COUNTER)
         set_counter_property();
     xcb_flush(S.c);
     S.next_frame_ms = now_ms() + S.frame_ms;
+    if (S.animate_ms)
+        S.animate_until_ms = now_ms() + S.animate_ms;
 }
 
 int main(int argc, char **argv)
@@ -383,12 +445,12 @@ int main(int argc, char **argv)
         int64_t now = now_ms();
         if (S.request_pending && now >= S.request_deadline_ms)
             answer();
-        if (S.awaiting_drawn >= 0 && now >= S.drawn_deadline_ms) {
+        if (S.awaiting && now >= S.drawn_deadline_ms) {
             fprintf(stderr, "model-app: no drawn message for %lld after %d ms, drawing on\n",
                     (long long)S.awaiting_drawn, DRAWN_TIMEOUT_MS);
-            S.awaiting_drawn = -1;
+            S.awaiting = false;
         }
-        bool may_draw = S.extended && !S.request_pending && S.awaiting_drawn < 0;
+        bool may_draw = animating() && !S.request_pending && !S.awaiting;
         if (may_draw && now >= S.next_frame_ms) {
             update();
             S.next_frame_ms = now + S.frame_ms;
@@ -396,7 +458,7 @@ int main(int argc, char **argv)
         xcb_flush(S.c);
         int64_t wake = S.request_pending ? S.request_deadline_ms
                        : may_draw              ? S.next_frame_ms
-                       : S.awaiting_drawn >= 0 ? S.drawn_deadline_ms
+                       : S.awaiting           ? S.drawn_deadline_ms
                                                : now + 1000;
         struct pollfd p = {.fd = xcb_get_file_descriptor(S.c), .events = POLLIN};
         int timeout = wake > now ? (int)(wake - now) : 0;

@@ -13,7 +13,7 @@ diagnostic.  `--update-baseline` ends each comment with `[seen XXXXXXXX]`, a fin
 diagnostic the comment was written for (its clause and wording, numbers left out); when a kept
 comment's diagnostic changes, the update lists that line as "comment to re-check" and leaves the
 old fingerprint, until someone reads the line again and deletes the tag.  Before it, a Fail line
-gets `[level LEVEL]`: the level of the clause the failure is filed under (MUST, SHOULD, must,
+(and a Flake line) gets `[level LEVEL]`: the level of the clause the failure is filed under (MUST, SHOULD, must,
 should: lowercase, implied, defect: a crash or hang), so that a reader of the baseline can weigh
 the failures it accepts; the update writes it afresh each time, and a line without it (older
 baselines, or written by hand) is read as well.  `CASE-ID,STATUS` without a profile applies to
@@ -224,7 +224,8 @@ def compare(results, entries):
         c = r["case"]
         want, _ = expected_for(entries, c["id"], c["profile"])
         got = r["status"]
-        shown = "%s [%s]" % (got, level_label(level_of(r))) if got == "Fail" else got   # a reader weighs new failures
+        # a reader weighs new failures (and flakes) by their level
+        shown = "%s [%s]" % (got, level_label(level_of(r))) if got in ("Fail", "Flake") else got
         item = (k, shown, want, r.get("reason", ""))
         if want == "Flake" or got == want:
             report["ok"].append(item)
@@ -294,7 +295,8 @@ def write_baseline(path, results, entries, header, name="", recheck=None):
             comment, seen = auto_comment(r), None
         elif seen and seen != now and recheck is not None:
             recheck.append((k, r.get("reason", "")))
-        level = " [level %s]" % level_of(r) if status == "Fail" else ""   # the result's, not the old line's
+        # the result's, not the old line's; a Flake too is a failure of that level, some of the time
+        level = " [level %s]" % level_of(r) if status in ("Fail", "Flake") else ""
         comment = "%s%s [seen %s]" % (comment.rstrip(), level, seen or now)
         out.append("%s,%s  # %s" % (k, status, comment))
     # lines of cases that were not run (a --filter run) stay as they are

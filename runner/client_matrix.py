@@ -11,19 +11,22 @@ reports/client-matrix.md: per client its features (the client probes, per profil
 extended form, maps odd, animates, fences, how long it stalls without drawn messages), its
 findings (the client clauses it breaks, each with the level of its keyword and the cases), the
 verdict of its run (UNRESOLVED: it tested nothing, as a client that does not take part) and the
-wall time of its run.
+wall time of its run; and reports/client-matrix.html beside it: one row per client and profile,
+one column per client case, grouped by clause with its keyword level, the answer cases split into
+their two states (animating, idle), a cell per result (hover: the reason).
 
 Exit status: 0 when every client that ran matches its baseline, 1 otherwise, 2 on a usage error.
 Standard library only.
 """
 import argparse
+import html
 import os
 import sys
 
 from runner import baseline as bl, matrix_runs
-from runner.terms import PROFILES, describe_level
+from runner.terms import PROFILES, describe_level, level_label
 
-FEATURES = ["client-participates", "client-extended", "client-maps-odd", "client-animates", "client-fences",
+FEATURES = ["client-participates", "client-counter", "client-extended", "client-maps-odd", "client-animates", "client-fences",
             "client-drawn-timeout"]
 
 
@@ -51,10 +54,22 @@ def features_by_profile(run):
 
 
 def counts(run):
-    c = {}
+    """"14 Pass, 19 Skip, 4 Fail (3 MUST, 1 implied)": a failure (or flake) is weighed by the
+    keyword of its clause, so one MUST and one lowercase should are not "2 Fail" alike."""
+    c, levels = {}, {}
     for r in run["results"].values():
         c[r["status"]] = c.get(r["status"], 0) + 1
-    return ", ".join("%d %s" % (n, s) for s, n in sorted(c.items()))
+        if r["status"] in ("Fail", "Flake"):
+            lv = levels.setdefault(r["status"], {})
+            name = level_label(bl.level_of(r))
+            lv[name] = lv.get(name, 0) + 1
+    order = ["Pass", "Skip", "Fail", "Flake", "Unresolved"]
+    out = []
+    for s, n in sorted(c.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 9):
+        lv = levels.get(s)
+        out.append("%d %s%s" % (n, s, " (%s)" % ", ".join("%d %s" % (k, name) for name, k in sorted(lv.items()))
+                                if lv else ""))
+    return ", ".join(out)
 
 
 def write_md(path, runs, missing):
@@ -95,6 +110,86 @@ def write_md(path, runs, missing):
         f.write("\n".join(lines) + "\n")
 
 
+STATES = ("animating", "idle")
+CELL_CLASS = {"Pass": "ok", "Fail": "FAIL", "Flake": "FLAKE", "Unresolved": "UNRESOLVED", "Skip": "skip"}
+
+
+def case_columns(runs):
+    """[(clause, level, base case id, [state or None])]: each client case once, by clause, an
+    answer case (client/answer-X/STATE) as one column group with its states."""
+    seen = {}
+    for run in runs:
+        for r in run["results"].values():
+            c = r["case"]
+            cid = c["id"]
+            base, _, state = cid.rpartition("/")
+            if state not in STATES:
+                base, state = cid, None
+            clause = c.get("clause") or ""
+            key = (clause, base)
+            if key not in seen:
+                seen[key] = [clause, bl.level_of(r) or "", base, []]
+            if state not in seen[key][3]:
+                seen[key][3].append(state)
+    out = sorted(seen.values(), key=lambda v: (v[0], v[2]))
+    for v in out:
+        v[3].sort(key=lambda st: STATES.index(st) if st in STATES else -1)
+    return [tuple(v) for v in out]
+
+
+def write_html(path, runs, missing):
+    esc = html.escape
+    cols = case_columns(runs)
+    H = ["<!doctype html><meta charset=utf-8><title>framesync client matrix</title>",
+         "<style>body{font:13px sans-serif}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+         "padding:2px 5px}td.ok{background:#dfd}td.FAIL,td.UNRESOLVED{background:#fbb}td.FLAKE{background:#fe9}"
+         "td.skip{background:#eee;color:#777}th{background:#f4f4f4;font-weight:normal}.level{font-size:11px;"
+         "border:1px solid #999;border-radius:3px;padding:0 3px;white-space:nowrap}.level.lc{border-style:dashed}"
+         "</style>",
+         "<h1>framesync client matrix</h1><p>The client cases (cases/client/) against each installed named "
+         "application (clients/*.conf), with fake-wm as the compositor: one row per client and profile. The answer "
+         "cases run with the application <b>animating</b> (drawing by itself) and <b>idle</b> (not drawing for "
+         "1 s): a toolkit that answers only in its own frames fails only idle. Hover a cell for the reason.</p>"]
+    H.append("<table><tr><th rowspan=3>client<th rowspan=3>profile")
+    H.append("".join('<th colspan=%d><code>%s</code> <span class="level%s" title="%s">%s</span>'
+                     % (sum(len(c[3]) for c in cols if c[0] == clause), esc(clause),
+                        " lc" if level in ("must", "should") else "", esc(describe_level(level) if level else ""),
+                        esc(level_label(level) if level else "?"))
+                     for clause, level in dict.fromkeys((c[0], c[1]) for c in cols)) + "</tr><tr>")
+    H.append("".join("<th colspan=%d%s>%s" % (len(states), "" if states != [None] else " rowspan=2",
+                                               esc(base.replace("client/", "")))
+                     for _, _, base, states in cols) + "</tr><tr>")
+    H.append("".join("".join("<th>%s" % esc(st) for st in states if st) for _, _, _, states in cols) + "</tr>")
+    for run in runs:
+        for prof in PROFILES:
+            by_id = {r["case"]["id"]: r for r in run["results"].values() if r["case"]["profile"] == prof}
+            if not by_id:
+                continue
+            cells = []
+            for _, _, base, states in cols:
+                for st in states:
+                    r = by_id.get(base + "/" + st if st else base)
+                    if not r:
+                        cells.append("<td>")
+                        continue
+                    cls = CELL_CLASS.get(r["status"], r["status"])
+                    word = r["status"] if r["status"] not in ("Fail", "Flake") else "%s [%s]" % (
+                        r["status"], level_label(bl.level_of(r)))
+                    cells.append('<td class="%s" title="%s">%s' % (cls, esc(r.get("reason") or ""), esc(word)))
+            H.append("<tr><td>%s<td>%s%s</tr>" % (esc(run["name"]), esc(prof), "".join(cells)))
+    H.append("</table>")
+    if missing:
+        H.append("<p>Not installed (not run): %s</p>" % esc(", ".join(missing)))
+    H.append("<h2>Runs</h2><table><tr><th>client<th>wall<th>results<th>run<th>baseline</tr>")
+    for run in runs:
+        H.append("<tr><td>%s<td>%.0f s<td>%s<td>%s<td>%s</tr>" % (
+            esc(run["name"]), run.get("wall", 0), esc(counts(run)), esc(bl.run_verdict_of(run)[0]),
+            esc(run.get("gate", ""))))
+    H.append("</table>")
+    with open(path, "w") as f:
+        f.write("\n".join(H) + "\n")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="run-tests.sh --matrix --clients",
                                  description="the client cases against every installed named application")
@@ -102,7 +197,8 @@ def main(argv=None):
     ap.add_argument("--only", help="comma-separated client names (default: every installed one)")
     ap.add_argument("--reruns", type=int, default=1, help="re-run failing cases up to N times (default 1)")
     ap.add_argument("--out", default="/tmp/framesync-client-matrix", help="where each run's output goes")
-    ap.add_argument("--report-dir", default=os.path.join(matrix_runs.ROOT, "reports"), help="where client-matrix.md goes")
+    ap.add_argument("--report-dir", default=os.path.join(matrix_runs.ROOT, "reports"),
+                    help="where client-matrix.md and client-matrix.html go")
     ap.add_argument("--reuse", action="store_true", help="run nothing: the report from an earlier run in --out")
     ap.add_argument("--update-baselines", action="store_true", help="write baselines/clients/NAME.txt")
     args = ap.parse_args(argv)
@@ -120,6 +216,7 @@ def main(argv=None):
     os.makedirs(args.report_dir, exist_ok=True)
     md = os.path.join(args.report_dir, "client-matrix.md")
     write_md(md, runs, missing)
+    write_html(os.path.join(args.report_dir, "client-matrix.html"), runs, missing)
     for run in runs:
         if run.get("gate_text"):
             print(run["gate_text"])

@@ -4,7 +4,9 @@ self-driven application of model-app/model-app.c, as the client under test (--cl
 
   * it does not fail wrongly: the correct model-app, in the extended form with fences, passes
     every client case in every profile, and in the basic form it passes the basic cases and the
-    extended ones SKIP (the client has one counter);
+    extended ones SKIP (the client has one counter); the answer cases run in both client states
+    (animating, idle): a model-app that animates for 1.5 s after its map and is then still
+    passes both;
   * nor on a behaviour the texts allow: each --variant of model-app (VARIANTS) gives no FAIL and
     no UNRESOLVED in the profiles whose text allows it;
   * it can fail: each --fault of model-app makes the client cases listed for it in FAULTS FAIL
@@ -28,13 +30,18 @@ HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 APP = os.path.join(ROOT, "model-app", "model-app")
 LINE_RE = re.compile(r"^(not )?ok \d+ - (\S+) \[([^\]]+)\](?: # (SKIP|UNRESOLVED))?")
 
-# fault -> (profiles, --filter, the cases [case, profile] that must FAIL, the clause they break)
+# fault -> (profiles, --filter, the cases [case, profile] that must FAIL, the clause they break[,
+# extra: {"args": more model-app arguments, "animates": $FRAMESYNC_CLIENT_ANIMATES, "skip": the
+# cases that must SKIP, "pass": the cases that must PASS}]).  The answer cases are filtered to
+# their animating state where the idle one shows nothing more (model-app animates for ever).
 FAULTS = {
-    "answer-early": ("ewmh-1.5,de-facto", "client/answer-after-paint",
-                     ["client/answer-after-paint [ewmh-1.5]", "client/answer-after-paint [de-facto]"],
+    "answer-early": ("ewmh-1.5,de-facto", "client/answer-after-paint/animating",
+                     ["client/answer-after-paint/animating [ewmh-1.5]",
+                      "client/answer-after-paint/animating [de-facto]"],
                      "ewmh-1.5/basic/client-sets-counter"),
-    "wrong-counter": ("draft-2011,de-facto", "client/answer-extended",
-                      ["client/answer-extended-draft [draft-2011]", "client/answer-extended-defacto [de-facto]"],
+    "wrong-counter": ("draft-2011,de-facto", "client/answer-extended-[a-z]+/animating",
+                      ["client/answer-extended-draft/animating [draft-2011]",
+                       "client/answer-extended-defacto/animating [de-facto]"],
                       "draft-2011/extended/client-answer"),
     "odd-end": ("draft-2011", "client/(map-odd|delimited)", ["client/map-odd [draft-2011]"],
                 "draft-2011/delimited/odd-even"),
@@ -43,10 +50,26 @@ FAULTS = {
                       "draft-2011/delimited/client-wait-drawn"),
     "wrong-fence-index": ("draft-2011", "client/fences", ["client/fences [draft-2011]"],
                           "draft-2011/fences/client-trigger"),
-    "same-size-unanswered": ("de-facto", "client/answer-same-size", ["client/answer-same-size [de-facto]"],
+    "same-size-unanswered": ("de-facto", "client/answer-same-size/animating",
+                             ["client/answer-same-size/animating [de-facto]"],
                              "ewmh-1.5/basic/client-sets-counter"),
     "late-counter": ("ewmh-1.5", "client/participation", ["client/participation [ewmh-1.5]"],
                      "ewmh-1.5/basic/client-participation"),
+    # answers only in a frame of its animation (GTK's frame clock): caught idle, passes animating
+    "answer-only-animating": ("de-facto", "client/answer-same-size/",
+                              ["client/answer-same-size/idle [de-facto]"],
+                              "ewmh-1.5/basic/client-sets-counter",
+                              {"args": ["--animate-ms", "1500"], "animates": "once",
+                               "pass": ["client/answer-same-size/animating [de-facto]"]}),
+    # lists the protocol, names no counter: participation FAILs, the answer cases SKIP (a WM
+    # never syncs it), none is UNRESOLVED
+    "no-counter": ("ewmh-1.5", "client/(participation|answer-basic/)",
+                   ["client/participation [ewmh-1.5]"], "ewmh-1.5/basic/client-participation",
+                   {"animates": "forever", "skip": ["client/answer-basic/animating [ewmh-1.5]",
+                                                    "client/answer-basic/idle [ewmh-1.5]"]}),
+    # the server paints its child at the new size, it draws nothing: not "painted"
+    "child-server-paint": ("de-facto", "client/answer-after-paint/animating",
+                           ["client/answer-after-paint/animating [de-facto]"], "ewmh-1.5/basic/client-sets-counter"),
 }
 
 
@@ -57,17 +80,22 @@ VARIANTS = {
     "map-even": "ewmh-1.5,draft-2011,de-facto",
     "plus3": "draft-2011,de-facto",
     "slow-answer": "ewmh-1.5,draft-2011,de-facto",
+    # a second counter that starts at -1000: "a value of its choosing" (signed 64-bit)
+    "negative-start": "draft-2011,de-facto",
 }
 
 
-def run(app_args, out, profiles=None, filt=None):
+def run(app_args, out, profiles=None, filt=None, animates="forever"):
+    """animates: $FRAMESYNC_CLIENT_ANIMATES, what a clients/NAME.conf would say of the command
+    (model-app animates for ever in the extended form, unless --animate-ms)"""
     cmd = [HARNESS, "--client", " ".join([APP] + app_args), "--out", out]
     if profiles:
         cmd += ["--profile", profiles]
     if filt:
         cmd += ["--filter", filt]
     t0 = time.monotonic()
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    env = dict(os.environ, FRAMESYNC_CLIENT_ANIMATES=animates)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     verdicts = {}
     for line in p.stdout.splitlines():
         m = LINE_RE.match(line)
@@ -125,10 +153,13 @@ def main():
     base = args.keep or tempfile.mkdtemp(prefix="fs-client-selftest-")
     problems = []
     # it does not fail wrongly
-    for label, app_args, profiles in (("correct, extended, 2 fences", ["--fences", "2"], None),
-                                      ("correct, basic form", ["--form", "basic"], "ewmh-1.5,de-facto")):
-        out = os.path.join(base, "correct-" + app_args[-1])
-        verdicts, rc, secs = run(app_args, out, profiles)
+    for label, app_args, profiles, filt, animates in (
+            ("correct, extended, 2 fences", ["--fences", "2"], None, None, "forever"),
+            ("correct, basic form", ["--form", "basic"], "ewmh-1.5,de-facto", None, "no"),
+            ("correct, animates 1.5 s", ["--fences", "2", "--animate-ms", "1500"], "ewmh-1.5,de-facto", "client/answer-",
+             "once")):
+        out = os.path.join(base, "correct-" + "-".join(app_args[-2:]))
+        verdicts, rc, secs = run(app_args, out, profiles, filt, animates)
         bad = sorted(k for k, v in verdicts.items() if v in ("FAIL", "UNRESOLVED"))
         counts = {v: sum(1 for x in verdicts.values() if x == v) for v in ("PASS", "SKIP", "FAIL", "UNRESOLVED")}
         print("%-32s %3d PASS %3d SKIP %3d FAIL %3d UNRESOLVED  (%.0f s)" % (
@@ -148,18 +179,22 @@ def main():
     # it can fail
     print("\n%-22s %-46s %s" % ("fault", "caught by (FAIL)", "time"))
     flakes = []
-    for fault, (profiles, filt, must, clause) in FAULTS.items():
+    for fault, (profiles, filt, must, clause, *more) in FAULTS.items():
+        extra = more[0] if more else {}
         for attempt in range(1 + FAULT_RERUNS):
             out = os.path.join(base, "fault-%s-%d" % (fault, attempt))
-            verdicts, rc, secs = run(["--fences", "2", "--fault", fault], out, profiles, filt)
+            verdicts, rc, secs = run(["--fences", "2", "--fault", fault] + extra.get("args", []), out, profiles,
+                                     filt, extra.get("animates", "forever"))
             caught = sorted(k for k, v in verdicts.items() if v == "FAIL")
             missing = [c for c in must if verdicts.get(c) != "FAIL"]
+            missing += ["%s (must SKIP)" % c for c in extra.get("skip", []) if verdicts.get(c) != "SKIP"]
+            missing += ["%s (must PASS)" % c for c in extra.get("pass", []) if verdicts.get(c) != "PASS"]
             print("%-22s %-46s %.0f s" % (fault, ", ".join(caught) or "NOT CAUGHT", secs))
             if not missing:
                 break
             miss = "fault %s: not caught by %s (verdicts: %s; %s)" % (
                 fault, ", ".join(missing), ", ".join("%s=%s" % kv for kv in sorted(verdicts.items())),
-                skip_reasons(out, missing))
+                skip_reasons(out, [c.split(" (must")[0] for c in missing]))
             print("  " + miss)
         if missing:
             problems.append(miss)

@@ -87,6 +87,22 @@ class Matrix(unittest.TestCase):
                       "written): client/drawn-wait-draft [draft-2011]", md)
         self.assertRegex(md, r"\| myterm \| 3 s \| 1 Skip \| UNRESOLVED \| matches baseline \|")
         self.assertIn("- **myterm**: UNRESOLVED: " + NOTHING_TESTED, md)
+        # one MUST and one lowercase should are not "2 Fail" alike (issue 23)
+        self.assertIn("| 2 Fail (1 MUST, 1 lowercase should) |", md)
+
+    def test_client_html_states(self):
+        """the answer cases are one column group with their two states; each Fail shows its level"""
+        runs = [made_up_run("myapp", [
+                    case("client/answer-same-size/animating", "PASS", "ewmh-1.5/basic/client-sets-counter"),
+                    case("client/answer-same-size/idle", "FAIL", "ewmh-1.5/basic/client-sets-counter"),
+                    case("client/participation", "PASS", "ewmh-1.5/basic/client-participation")],
+                    {"verdict": "complete", "reason": "", "exit_status": 1})]
+        client_matrix.write_html(os.path.join(self.dir, "client-matrix.html"), runs, [])
+        page = self.read("client-matrix.html")
+        self.assertIn("<th colspan=2>answer-same-size", page)
+        self.assertIn("<th>animating<th>idle", page)
+        self.assertIn(">Fail [MUST]", page)
+        self.assertRegex(page, r"<tr><td>myapp<td>ewmh-1.5<td class=\"ok\"[^>]*>Pass<td class=\"FAIL\"")
 
 
 if __name__ == "__main__":

@@ -70,14 +70,15 @@ static void test_client_every_key(void **state)
 {
     (void)state;
     write_file("# a comment\ncommand:  exec my-app --demo {root}/x\nenv: A=1\nenv: B={tmpdir}/b\n"
-               "packages: my-app\nanimates: a spinner\nnotes: n1\nnotes: n2\n");
+               "packages: my-app\nanimates: forever a spinner\nnotes: n1\nnotes: n2\n");
     struct client_profile p;
     char err[1024];
     assert_int_equal(client_profile_parse(path, &p, err, sizeof err), 0);
     assert_string_equal(p.command, "exec my-app --demo {root}/x");
     assert_int_equal(p.nenv, 2);
     assert_string_equal(p.binary, "my-app"); /* derived: the first word after exec */
-    assert_string_equal(p.animates, "a spinner");
+    assert_string_equal(p.animates, "forever a spinner");
+    assert_string_equal(p.animates_word, "forever");
     char cmd[256];
     client_profile_command(&p, "/r", "/t", cmd, sizeof cmd);
     assert_string_equal(cmd, "exec my-app --demo /r/x");
@@ -91,6 +92,8 @@ static void test_client_errors(void **state)
     (void)state;
     expect_error(parse_client, "command: a\ncolour: red\n", 2, "unknown key `colour`");
     expect_error(parse_client, "command: a\ncommand: b\n", 2, "`command:` given twice");
+    expect_error(parse_client, "command: a\nanimates: a spinner\n", 2, "expected `animates: forever|once|no");
+    expect_error(parse_client, "command: a\nanimates: forevermore\n", 2, "expected `animates: forever|once|no");
     expect_error(parse_client, "env: A=1\n", 1, "expected one `command:` line");
     expect_error(parse_client, "command: a\nenv: =1\n", 2, "expected `env: NAME=VALUE`");
     expect_error(parse_client, "command: a\njust words\n", 2, "expected `key: value`");
