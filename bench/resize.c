@@ -625,19 +625,22 @@ static void handle(struct rcell *rc, xcb_generic_event_t *e)
     }
 }
 
-static void pump(struct rcell *rc)
+static int pump(struct rcell *rc)
 {
+    int n = 0;
     xcb_generic_event_t *e;
     while ((e = xcb_poll_for_event(rc->c))) {
         handle(rc, e);
         free(e);
+        n++;
     }
+    return n;
 }
 
 /* one turn of the client: events, then the paint they call for, the answers due; false: stop */
 static const char *turn(struct rcell *rc, int64_t until)
 {
-    pump(rc);
+    int handled = pump(rc);
     int64_t now = clock_now_us();
     if (rc->answer_due && now >= rc->answer_at_us) {
         rc->answer_due = false;
@@ -662,8 +665,15 @@ static const char *turn(struct rcell *rc, int64_t until)
     now = clock_now_us();
     if (rc->need_paint && !rc->answer_due && !wait_configure && (rc->mapped || rc->req_pending))
         wake = now;
-    int timeout = wake <= now ? 0 : (int)((wake - now + 999) / 1000);
-    if (timeout > 0 && xcb_poll_for_queued_event(rc->c) == NULL) {
+    int timeout = wake <= now || handled ? 0 : (int)((wake - now + 999) / 1000);
+    /* events xcb read into its queue meanwhile (while flushing) would not wake poll(): take them */
+    xcb_generic_event_t *q = timeout > 0 ? xcb_poll_for_queued_event(rc->c) : NULL;
+    if (q) {
+        handle(rc, q);
+        free(q);
+        timeout = 0;
+    }
+    if (timeout > 0) {
         struct pollfd p[2] = {{.fd = xcb_get_file_descriptor(rc->c), .events = POLLIN},
                               {.fd = proc_signal_fd(), .events = POLLIN}};
         poll(p, 2, timeout);

@@ -42,7 +42,7 @@ bool held(const struct win *w)
 /* w's saved copy is what is shown: held, or a staged frame is still to come (stage.c) */
 bool kept(const struct win *w)
 {
-    return held(w) || stage_holding(w);
+    return held(w) || stage_holding(w) || w->resize_frozen;
 }
 
 /* a hold that ends by itself after --hold-timeout-ms (a frozen screen's hold never does) */
