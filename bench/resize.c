@@ -70,7 +70,10 @@ static int32_t frame_of_edge(uint32_t rgb)
 }
 static bool windowish(uint32_t rgb) { return frame_of_colour(rgb) >= 0 || frame_of_edge(rgb) >= 0 || rgb == BG_RGB; }
 
-/* ---- the path: the pointer's offset from where it started, at s in [0, 1] of the drive ---- */
+/* ---- the path: the pointer's offset from where it started, at s in [0, 1] of one pass.  A pass
+ * takes PATH_MS whatever the cell's time (so a cell means the same speed everywhere: about
+ * 205 px/s); the drive is as many passes as fit --cell-ms, at least one ---- */
+#define PATH_MS 2700
 static const struct { double s; int dx, dy; } path[] = {
     {0.0, 0, 0}, {0.35, GROW_W, 0}, {0.55, GROW_W, GROW_H}, {0.9, 0, 0}, {1.0, 0, 0}};
 
@@ -390,7 +393,8 @@ static void *driver_run(void *arg)
         if (due > d->t0_us + d->duration_us || !driver_wait(d, due))
             break;
         int dx, dy;
-        path_at((double)(due - d->t0_us) / (double)d->duration_us, &dx, &dy);
+        int64_t in_pass = (due - d->t0_us) % ((int64_t)PATH_MS * 1000);
+        path_at(due - d->t0_us >= d->duration_us ? 1.0 : (double)in_pass / (PATH_MS * 1000.0), &dx, &dy);
         if (dx == lx && dy == ly)
             continue; /* a mouse reports motion, not its stillness */
         lx = dx, ly = dy;
@@ -852,7 +856,8 @@ int resize_cell_run(const struct cellspec *spec, const struct cell_env *env, str
     rc->cap.stop[0] = rc->cap.stop[1] = rc->drv.stop[0] = rc->drv.stop[1] = -1;
     rc->drv.recs = calloc(MAX_MOTIONS, sizeof *rc->drv.recs);
     rc->drv.rs = rc->rs;
-    rc->drv.duration_us = (int64_t)(env->opt->cell_ms * 1000);
+    int passes = (int)(env->opt->cell_ms / PATH_MS + 0.5);
+    rc->drv.duration_us = (int64_t)(passes < 1 ? 1 : passes) * PATH_MS * 1000;
     int rcode = -1;
     rc->c = xcb_connect(NULL, NULL);
     rc->drv.c = xcb_connect(NULL, NULL);

@@ -30,6 +30,14 @@ DEFAULT_CELLS = [
     "1x256-core-drawn-stress",
 ]
 CELL_RE = re.compile(r"^([1-9]\d*)x(\d+(?:x\d+)?)-(core|gl)-(drawn|timer60|pixel)-(idle|stress)$")
+# resize cells (bench/resize.c): resize-TRIGGER-FORM-PAINTMS[-slow]; `resize` in --bench-cells is
+# RESIZE_CELLS, the side-by-side set: the basic, de-facto extended and non-participating clients at a
+# cheap and a dear paint, the pointer at 125 Hz
+RESIZE_RE = re.compile(r"^resize-(ptr|cfg)([1-9]\d{0,2}|1000)-(basic|draft|defacto|none)-(\d{1,3}|1000)(-slow)?$")
+RESIZE_CELLS = [
+    "resize-ptr125-basic-1", "resize-ptr125-defacto-1", "resize-ptr125-none-1",
+    "resize-ptr125-basic-30", "resize-ptr125-defacto-30", "resize-ptr125-none-30",
+]
 DEFAULT_BENCH_TIME = 150.0      # seconds per compositor: a default run ends within 3 minutes
 BASE_SHARE = 0.75               # of the budget for the base repetitions; the rest for noisy cells
 SESSION_OVERHEAD_S = 1.0        # Xvfb and the compositor, started and stopped
@@ -45,8 +53,12 @@ cells are WINDOWSxSIZE-RENDER-PACING-LOAD: SIZE N or WxH; RENDER core (PolyFillR
 came, on the pixel when the compositor sends none), timer60 (a frame every 1/60 s) or pixel (when
 the last one is seen on screen); LOAD idle or stress (stress-ng on every core).  Default cells:
 %s.
+Resize cells are resize-TRIGGER-FORM-PAINTMS[-slow]: one window resized along a fixed path by the
+pointer (ptrHZ: _NET_WM_MOVERESIZE and XTEST motion at HZ) or by its own ConfigureRequests (cfgHZ),
+its client answering in FORM basic, draft, defacto or none, each paint costing PAINTMS, the answer
+100 ms late with -slow; `resize` stands for %s.
 Output in OUT: bench.jsonl (a row per frame), bench.json (runs, cells, ratios to the first --wm,
-environment), bench.html.  Ctrl-C keeps what was measured.""" % ", ".join(DEFAULT_CELLS)
+environment), bench.html.  Ctrl-C keeps what was measured.""" % (", ".join(DEFAULT_CELLS), ",".join(RESIZE_CELLS))
 
 
 class UsageError(Exception):
@@ -69,9 +81,15 @@ def positive_seconds(text):
 
 
 def cell_list(text):
-    cells = [c for c in text.split(",") if c]
+    cells = []
+    for c in text.split(","):
+        cells += RESIZE_CELLS if c == "resize" else [c] if c else []
     for c in cells:
-        if not CELL_RE.match(c):
+        if c.startswith("resize-") and not RESIZE_RE.match(c):
+            raise argparse.ArgumentTypeError(
+                "cell %r: expected resize-TRIGGER-FORM-PAINTMS[-slow], e.g. resize-ptr125-basic-1 (TRIGGER ptrHZ or "
+                "cfgHZ, HZ 1..1000; FORM basic, draft, defacto or none; PAINTMS 0..1000)" % c)
+        if not c.startswith("resize-") and not CELL_RE.match(c):
             raise argparse.ArgumentTypeError(
                 "cell %r: expected WINDOWSxSIZE-RENDER-PACING-LOAD, e.g. 4x256-core-drawn-idle" % c)
     if not cells:
