@@ -339,6 +339,31 @@ class Bench:
         self.progress.done()
         return self.finish(env)
 
+    PACING_WORDS = re.compile(r"vblank|vsync|sync to v|refresh rate|swap interval|frame clock", re.I)
+
+    def pacing(self, sessions):
+        """What decides each compositor's pace: its conf's `pacing:` (what is pinned), and the lines
+        of its log of the first session that speak of it (what it reported at start)."""
+        from reports import bench_summary
+        pinned, reported = {}, {}
+        for run_id in sorted(sessions):
+            wi, _ = bench_summary.parse_run_id(run_id)
+            if wi is None or wi >= len(self.wms) or self.wms[wi] in pinned:
+                continue
+            wm = self.wms[wi]
+            pinned[wm] = sessions[run_id].get("pacing") or None
+            if wm.split()[0] == "fake-wm":
+                hz = re.search(r"--refresh-hz[ =](\d+)", wm)
+                pinned[wm] = "its --refresh-hz: %s paints a second at most" % (hz.group(1) if hz else "60 (the default)")
+            lines = []
+            try:
+                with open(os.path.join(self.session.logs, run_id + ".compositor.log"), errors="replace") as f:
+                    lines = [l.strip()[:300] for l in f if self.PACING_WORDS.search(l)][:5]
+            except OSError:
+                pass
+            reported[wm] = lines
+        return pinned, reported
+
     def finish(self, env):
         from reports import bench_summary, bench_html
         env["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
@@ -346,7 +371,8 @@ class Bench:
         rows = bench_summary.read_rows(self.session.jsonl)
         runs = bench_summary.run_entries(rows, self.wms)
         cells = bench_summary.cell_entries(runs)
-        _, _, errors = bench_summary.group_runs(rows)
+        _, sessions, errors = bench_summary.group_runs(rows)
+        env["pacing"], env["pacing_reported"] = self.pacing(sessions)
         doc = {
             "format": "framesync-bench-1",
             "wms": self.wms,
