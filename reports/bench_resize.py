@@ -104,6 +104,7 @@ def run_figures(trace):
     """figures() plus what every bench.json run has (the steady cells' latency fields are null)."""
     f = figures(trace)
     f.pop("timeline")  # bench.html draws it from the rows
+    f.pop("lag_values")
     f.update({
         "even_to_pixel_ms": None, "even_to_drawn_ms": None, "pixel_to_drawn_ms": None,
         "fps": f["frames_per_s"], "interval_ms": None, "interval_sd_ms": None, "stutters": 0,
@@ -173,6 +174,7 @@ def figures(trace):
         "unpainted_px": {"max": max(unpainted) if unpainted else 0,
                          "mean": round(sum(unpainted) / len(unpainted), 1) if unpainted else 0},
         "lag_ms": bs.summary(lag_ms),
+        "lag_values": lag_ms,
         "lag_px": None if not px else {"n": len(px), "p50": round(bs.percentile(px, 50), 2),
                                        "p95": round(bs.percentile(px, 95), 2), "p99": round(bs.percentile(px, 99), 2)},
         "requests": {"sent": trace["requests"], "answered": trace["answered"], "timed_out": trace["superseded"]},
