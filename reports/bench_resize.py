@@ -14,6 +14,9 @@ A frame is
   stale       anything else: a paint for another size (cropped: no marker at the edge; an
               unpainted strip of background after the marker; stretched: the marker at a place
               the paint was not made for) or no paint at the corner at all.
+Steps are the changes of the size shown (how far the window's pixels reach, whatever they show);
+lag is from the pointer asking for a size to the first frame whose window reaches it (consistent
+or stale frames), and in pixels between the size asked for and the size shown at each frame.
 Standard library only.
 """
 import math
@@ -146,15 +149,16 @@ def figures(trace):
             if run:
                 longest_ms = max(longest_ms, t - run_start)
             run = 0
+        # lag: the window's edge (how far its pixels reach, whatever they show) against the pointer
         if shown != last_shown:
             if last_shown is not None:
                 steps += 1
-                if kind == "consistent":
+                if kind in ("consistent", "stale"):
                     lag = motion_lag(motions, t, shown, start)
                     if lag is not None:
                         lag_ms.append(lag)
             last_shown = shown
-        if kind == "consistent":
+        if kind in ("consistent", "stale"):
             lag_px.append(math.hypot(target[0] - shown[0], target[1] - shown[1]))
     drive_s = trace["drive_ms"] / 1000.0
     n = sum(counts.values())

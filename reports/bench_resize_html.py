@@ -100,7 +100,7 @@ def lag_cdf(doc, rows, cell, h):
         last = None
         for p in f["timeline"]:
             shown = (p[1], p[2])
-            if shown != last and last is not None and p[5] == "consistent":
+            if shown != last and last is not None and p[5] in ("consistent", "stale"):
                 t_lag = bench_resize.motion_lag(trace["motions"], p[0] + d0, shown,
                                                 (trace["start_w"], trace["start_h"]))
                 if t_lag is not None:
