@@ -398,11 +398,12 @@ def write(doc, rows, path):
         parts.append("<p class='warn'>The run was interrupted: these are the cells measured until then.</p>")
     for e in doc.get("errors", []):
         parts.append("<p class='warn'>%s %s: %s</p>" % (esc(e.get("run")), esc(e.get("cell") or ""), esc(e.get("error"))))
-    parts.append("<p>Latencies are from the end of a client's update (extended counter even) to the frame's "
-                 "pixel on the root window (even → pixel), to the drawn message's arrival (even → drawn), and "
-                 "between the two (pixel → drawn). Each figure is the median over the repetitions of each run's "
-                 "median; ratios are to the first compositor, with bootstrap 95 %% intervals. A cell is noisy when "
-                 "its p50 varies by %.0f %% or more from run to run.</p>" % (100 * doc["settings"]["noisy_variation"]))
+    if doc["cells"]:
+        parts.append("<p>Latencies are from the end of a client's update (extended counter even) to the frame's "
+                     "pixel on the root window (even → pixel), to the drawn message's arrival (even → drawn), and "
+                     "between the two (pixel → drawn). Each figure is the median over the repetitions of each run's "
+                     "median; ratios are to the first compositor, with bootstrap 95 %% intervals. A cell is noisy when "
+                     "its p50 varies by %.0f %% or more from run to run.</p>" % (100 * doc["settings"]["noisy_variation"]))
     parts.append(legend(wms))
     parts.append(bench_resize_html.section(full, all_rows, sys.modules[__name__]))
     if not doc["cells"]:

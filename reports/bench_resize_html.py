@@ -128,7 +128,7 @@ def section(doc, rows, h):
              "made for the size shown), <b>stale</b> (a paint for another size: cropped, an unpainted strip, "
              "stretched), <b>torn</b> (two paints in one frame), <b>bounced</b> (the fixed corner moved). Steps are "
              "changes of the size shown; lag is from the pointer asking for a size to the first frame showing "
-             "it. Figures are medians over the repetitions; ratios to the first compositor with bootstrap 95 %% "
+             "it. Figures are medians over the repetitions; ratios to the first compositor with bootstrap 95 % "
              "intervals.</p>", table(doc, h)]
     for c in cells:
         parts += [size_over_time(doc, rows, c, h), lag_cdf(doc, rows, c, h)]
