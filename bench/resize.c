@@ -8,9 +8,10 @@
  *     bottom edges in k's edge colour (the same red and green, blue byte EDGE_MARKER).  It paints
  *     the latest size after each batch of events (ConfigureNotify, Expose), the paint costs
  *     paint_ms, and it answers a sync request after painting the size that followed it, in its
- *     form: basic (its one counter to the value), draft (the second counter to the value),
- *     defacto (the second counter odd at value + 1 before the paint, even at value + 2 after it,
- *     as GTK does), none (no counter listed: the control);
+ *     form: basic (its one counter to the value), draft (both counters: the draft's l[4] does not
+ *     tell the forms apart), defacto (an extended request, l[4] = 1: the second counter odd at
+ *     value + 1 before the paint, even at value + 2 after it; a basic one: the first counter, as
+ *     GTK does), none (no counter listed: the control);
  *   the driver (a thread): _NET_WM_MOVERESIZE SIZE_BOTTOMRIGHT after an XTEST button press at the
  *     window's corner, then XTEST motion at HZ along the path (grow right, grow down, shrink
  *     diagonally), then the release; or, for cfgHZ, the client's own ConfigureRequests at HZ;
@@ -61,6 +62,7 @@
 #define SLOW_ANSWER_US 100000
 #define CONFIGURE_WAIT_US 100000 /* a request with no ConfigureNotify after it is answered then */
 #define GRAB_WAIT_US 2000000
+#define PLACE_WAIT_US 2000000
 #define MOVERESIZE_SIZE_BOTTOMRIGHT 4
 
 static uint32_t edge_colour(uint32_t k) { return (frame_colour(k) & 0xFFFF00u) | EDGE_MARKER; }
@@ -441,9 +443,11 @@ struct rcell {
     bool need_paint, mapped;
     bool req_pending, req_configured; /* a request not answered yet; a ConfigureNotify came after it */
     int64_t req_value, req_at_us;
+    bool req_extended;        /* defacto: the request's l[4] = 1 (an extended request) */
     bool answer_due;          /* slow: the answer of the last paint is due at answer_at_us */
     int64_t answer_at_us;
     int64_t answer_value;
+    bool answer_extended;
     int configures, size_changes, requests, answered, superseded, exposes, drawn;
     struct paint_rec *paints;
     int npaints;
@@ -503,12 +507,18 @@ static void create_window(struct rcell *rc)
     xcb_flush(rc->c);
 }
 
+/* defacto answers an extended request (l[4] = 1) with its delimited update, a basic one (a WM
+ * that knows only the basic form uses the first of the two counters) on the first counter, as GTK */
+static bool defacto_extended(const struct rcell *rc) { return rc->rs->form == RF_DEFACTO && rc->req_extended; }
+
 /* the answer to the request a paint was for, in the client's form */
-static void answer(struct rcell *rc, int64_t v)
+static void answer(struct rcell *rc, int64_t v, bool extended_request)
 {
-    if (rc->rs->form == RF_BASIC) {
+    if (rc->rs->form == RF_BASIC || (rc->rs->form == RF_DEFACTO && !extended_request)) {
         set_counter(rc, rc->basic, v);
     } else if (rc->rs->form == RF_DRAFT) {
+        /* the draft's l[4] does not tell the forms apart: both counters answer */
+        set_counter(rc, rc->basic, v);
         int64_t even = (v & 1) ? v + 1 : v;
         if (even > rc->ext_value)
             rc->ext_value = even;
@@ -534,10 +544,11 @@ static void paint(struct rcell *rc)
     int64_t start = clock_now_us();
     bool answers = rc->req_pending && (rc->req_configured || start >= rc->req_at_us + CONFIGURE_WAIT_US);
     int64_t v = rc->req_value;
+    bool ext_answer = answers && defacto_extended(rc);
     bool delimited = extended(rc) && (rc->rs->form == RF_DEFACTO || !answers);
     if (delimited) {
         /* an update: the second counter odd (defacto's answer: value + 1, as GTK's begin_frame) */
-        int64_t odd = answers && rc->rs->form == RF_DEFACTO ? ((v & 1) ? v : v + 1) : rc->ext_value + 1;
+        int64_t odd = ext_answer ? ((v & 1) ? v : v + 1) : rc->ext_value + 1;
         if (odd <= rc->ext_value)
             odd = rc->ext_value + ((rc->ext_value & 1) ? 2 : 1);
         rc->ext_value = odd;
@@ -560,19 +571,22 @@ static void paint(struct rcell *rc)
         rc->paints[rc->npaints++] = (struct paint_rec){.start_us = start, .end_us = clock_now_us(), .w = (int16_t)w,
                                                        .h = (int16_t)h, .answers = answers};
     rc->need_paint = false;
+    if (delimited && !ext_answer) {
+        /* a frame that is not an extended answer ends its update now */
+        rc->ext_value++;
+        set_counter(rc, rc->ext, rc->ext_value);
+        xcb_flush(rc->c);
+    }
     if (answers) {
         rc->req_pending = false;
         if (rc->rs->slow) {
             rc->answer_due = true;
             rc->answer_at_us = clock_now_us() + SLOW_ANSWER_US;
             rc->answer_value = v;
+            rc->answer_extended = ext_answer;
         } else {
-            answer(rc, v);
+            answer(rc, v, ext_answer);
         }
-    } else if (delimited) {
-        rc->ext_value++;
-        set_counter(rc, rc->ext, rc->ext_value);
-        xcb_flush(rc->c);
     }
 }
 
@@ -616,6 +630,7 @@ static void handle(struct rcell *rc, xcb_generic_event_t *e)
             rc->req_pending = true;
             rc->req_configured = false;
             rc->req_value = value_of(l[2], l[3]);
+            rc->req_extended = l[4] == 1;
             rc->req_at_us = clock_now_us();
             rc->need_paint = true; /* a request is answered after a paint, also without a new size */
         } else if (m->type == rc->atom[A_FRAME_DRAWN] ||
@@ -648,7 +663,7 @@ static const char *turn(struct rcell *rc, int64_t until)
     int64_t now = clock_now_us();
     if (rc->answer_due && now >= rc->answer_at_us) {
         rc->answer_due = false;
-        answer(rc, rc->answer_value);
+        answer(rc, rc->answer_value, rc->answer_extended);
     }
     /* a request waits (up to CONFIGURE_WAIT_US) for the ConfigureNotify that follows it; a request
      * before the map (a WM that syncs at map) is answered although the window is not mapped yet */
@@ -786,6 +801,13 @@ static void read_corner(struct rcell *rc)
     free(t);
 }
 
+/* the lines of the capture fit on the screen from where the window is */
+static bool fits(const struct rcell *rc)
+{
+    return rc->left0 >= PAD && rc->top0 >= PAD && rc->left0 + LINE_W <= rc->scr->width_in_pixels &&
+           rc->top0 + LINE_H <= rc->scr->height_in_pixels;
+}
+
 static const char *run(struct rcell *rc, char *err, size_t errlen)
 {
     int64_t show_by = rc->t0_us + SHOW_WAIT_US;
@@ -799,8 +821,21 @@ static const char *run(struct rcell *rc, char *err, size_t errlen)
     xh_round_trip(rc->c);
     pump(rc);
     read_corner(rc);
-    if (rc->left0 < PAD || rc->top0 < PAD || rc->left0 + LINE_W > rc->scr->width_in_pixels ||
-        rc->top0 + LINE_H > rc->scr->height_in_pixels) {
+    if (!fits(rc)) {
+        /* KWin's smart placement ignores USPosition: ask for it as a client move, and wait for the
+         * WM to carry it out (bench/client.c does the same for its grid) */
+        uint32_t xy[2] = {X0, Y0};
+        xcb_configure_window(rc->c, rc->win, XCB_CONFIG_WINDOW_X | XCB_CONFIG_WINDOW_Y, xy);
+        xcb_flush(rc->c);
+        int64_t until = clock_now_us() + PLACE_WAIT_US;
+        while (!fits(rc) && clock_now_us() < until) {
+            const char *why = turn(rc, clock_now_us() + 20000);
+            if (why)
+                return why;
+            read_corner(rc);
+        }
+    }
+    if (!fits(rc)) {
         snprintf(err, errlen, "the window was placed at %d,%d: its path does not fit on the screen", rc->left0,
                  rc->top0);
         return NULL;

@@ -32,11 +32,13 @@ DEFAULT_CELLS = [
 CELL_RE = re.compile(r"^([1-9]\d*)x(\d+(?:x\d+)?)-(core|gl)-(drawn|timer60|pixel)-(idle|stress)$")
 # resize cells (bench/resize.c): resize-TRIGGER-FORM-PAINTMS[-slow]; `resize` in --bench-cells is
 # RESIZE_CELLS, the side-by-side set: the basic, de-facto extended and non-participating clients at a
-# cheap and a dear paint, the pointer at 125 Hz
+# cheap and a dear paint, the pointer at 125 Hz; and the basic client's own ConfigureRequests at
+# 125 Hz (compiz syncs those, and does not resize on an XTEST-driven _NET_WM_MOVERESIZE here)
 RESIZE_RE = re.compile(r"^resize-(ptr|cfg)([1-9]\d{0,2}|1000)-(basic|draft|defacto|none)-(\d{1,3}|1000)(-slow)?$")
 RESIZE_CELLS = [
     "resize-ptr125-basic-1", "resize-ptr125-defacto-1", "resize-ptr125-none-1",
     "resize-ptr125-basic-30", "resize-ptr125-defacto-30", "resize-ptr125-none-30",
+    "resize-cfg125-basic-1", "resize-cfg125-basic-30",
 ]
 DEFAULT_BENCH_TIME = 150.0      # seconds per compositor: a default run ends within 3 minutes
 BASE_SHARE = 0.75               # of the budget for the base repetitions; the rest for noisy cells
