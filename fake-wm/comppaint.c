@@ -178,6 +178,11 @@ void comp_resize_answered(struct win *w)
         copy_live(w); /* what the client answered with, before the WM applies its next resize */
         comp_schedule();
     }
+    /* the compositor's requests are buffered until its next paint: its NameWindowPixmap of the
+     * answered size and this copy must reach the server before the WM's next configure (sent on
+     * the other connection right after this), or they name and copy the next size's pixmap (seen:
+     * one frame of the next paint cropped to the answered size, about one cell in ten) */
+    xh_round_trip(X.pc);
 }
 
 void comp_show_before_paint(struct win *w)
