@@ -79,6 +79,34 @@ def run(app_args, out, profiles=None, filt=None):
     return verdicts, p.returncode, time.monotonic() - t0
 
 
+# A fault not caught is run again (at most this many times) before the self-test fails: once in
+# CI (2026-12-04) odd-end's run ended in 1 s with map-odd SKIPped, which 11 runs here did not
+# repeat; the miss is printed with each SKIP's reason and the probed features, and listed under
+# FLAKES when a re-run catches the fault, as tests/selftest.py does for the compositor faults.
+FAULT_RERUNS = 1
+
+
+def skip_reasons(out, cases):
+    """why each of cases did not FAIL (results.json), and the features the run probed (features.tsv)"""
+    import json
+    parts = []
+    try:
+        with open(os.path.join(out, "results.json")) as f:
+            doc = json.load(f)
+        for r in doc.get("cases", []):
+            name = "%s [%s]" % (r.get("id"), r.get("profile"))
+            if name in cases:
+                parts.append("%s: %s" % (name, r.get("reason") or r.get("verdict")))
+    except (OSError, ValueError) as e:
+        parts.append("no results.json (%s)" % e)
+    try:
+        with open(os.path.join(out, "features.tsv")) as f:
+            parts.append("features: " + "; ".join(l.strip().replace("\t", " ") for l in f if l.strip()))
+    except OSError:
+        parts.append("no features.tsv")
+    return " | ".join(parts)
+
+
 def clauses_failed(out):
     """the clauses broken (results.json's findings)"""
     import json
@@ -119,17 +147,30 @@ def main():
             problems.append("variant %s: %s" % (variant, ", ".join(bad) or "no results (exit %d)" % rc))
     # it can fail
     print("\n%-22s %-46s %s" % ("fault", "caught by (FAIL)", "time"))
+    flakes = []
     for fault, (profiles, filt, must, clause) in FAULTS.items():
-        out = os.path.join(base, "fault-" + fault)
-        verdicts, rc, secs = run(["--fences", "2", "--fault", fault], out, profiles, filt)
-        caught = sorted(k for k, v in verdicts.items() if v == "FAIL")
-        missing = [c for c in must if verdicts.get(c) != "FAIL"]
-        print("%-22s %-46s %.0f s" % (fault, ", ".join(caught) or "NOT CAUGHT", secs))
+        for attempt in range(1 + FAULT_RERUNS):
+            out = os.path.join(base, "fault-%s-%d" % (fault, attempt))
+            verdicts, rc, secs = run(["--fences", "2", "--fault", fault], out, profiles, filt)
+            caught = sorted(k for k, v in verdicts.items() if v == "FAIL")
+            missing = [c for c in must if verdicts.get(c) != "FAIL"]
+            print("%-22s %-46s %.0f s" % (fault, ", ".join(caught) or "NOT CAUGHT", secs))
+            if not missing:
+                break
+            miss = "fault %s: not caught by %s (verdicts: %s; %s)" % (
+                fault, ", ".join(missing), ", ".join("%s=%s" % kv for kv in sorted(verdicts.items())),
+                skip_reasons(out, missing))
+            print("  " + miss)
         if missing:
-            problems.append("fault %s: not caught by %s (verdicts: %s)" % (
-                fault, ", ".join(missing), ", ".join("%s=%s" % kv for kv in sorted(verdicts.items()))))
-        elif clause not in clauses_failed(out):
+            problems.append(miss)
+            continue
+        if attempt:
+            flakes.append(miss)
+        if clause not in clauses_failed(out):
             problems.append("fault %s: no FAIL filed under %s" % (fault, clause))
+    if flakes:
+        print("\nFLAKES: faults caught only on a re-run (each a timing the suite should not depend on):\n  - "
+              + "\n  - ".join(flakes))
     if not args.keep:
         shutil.rmtree(base, ignore_errors=True)
     if problems:

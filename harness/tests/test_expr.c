@@ -1,127 +1,7 @@
 /* Unit tests for the value rules (harness/expr.c): terms, 128-bit left-to-right arithmetic,
- * comparisons, before/after, explanations, filters, and the protocol's value rules written as
+ * comparisons, before/after, explanations (filters: test_expr_filter.c), and the protocol's value rules written as
  * the expressions cases use. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "../expr.h"
-
-/* ---- a fake environment: named records in a timeline, a fixed atom table ---- */
-
-struct fake {
-    struct timeline tl;
-    const char *names[16];
-    struct record *recs[16];
-    int n;
-    int atom_calls;
-};
-
-static const struct record *fake_lookup(void *ctx, const char *name, size_t len)
-{
-    struct fake *f = ctx;
-    for (int i = 0; i < f->n; i++)
-        if (strlen(f->names[i]) == len && !strncmp(f->names[i], name, len))
-            return f->recs[i];
-    return NULL;
-}
-
-static uint32_t fake_atom(void *ctx, const char *name)
-{
-    struct fake *f = ctx;
-    f->atom_calls++;
-    if (!strcmp(name, "WM_PROTOCOLS"))
-        return 300;
-    if (!strcmp(name, "_NET_WM_SYNC_REQUEST"))
-        return 301;
-    if (!strcmp(name, "_NET_WM_FRAME_DRAWN"))
-        return 302;
-    return 0;
-}
-
-static struct fake F;
-static struct expr_env ENV;
-
-/* Adds a record to the timeline and binds it to name (NULL: unbound). */
-static struct record *add(const char *name, const char *line)
-{
-    struct record *r = record_parse("A", line);
-    assert_non_null(r);
-    timeline_add(&F.tl, r);
-    if (name) {
-        F.names[F.n] = name;
-        F.recs[F.n++] = r;
-    }
-    return r;
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    memset(&F, 0, sizeof F);
-    timeline_init(&F.tl, 1000000);
-    ENV = (struct expr_env){.lookup = fake_lookup, .atom = fake_atom, .ctx = &F, .t0_us = 1000000};
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    timeline_free(&F.tl);
-    return 0;
-}
-
-/* Splits a space-separated expression and evaluates it. */
-static char explain[1024];
-static enum expr_status eval(const char *text)
-{
-    char buf[512];
-    char *tok[64];
-    int n = 0;
-    snprintf(buf, sizeof buf, "%s", text);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
-        tok[n++] = t;
-    explain[0] = 0;
-    return expr_eval(&ENV, tok, n, explain, sizeof explain);
-}
-
-#define assert_eval(text, want)                                                                \
-    do {                                                                                       \
-        enum expr_status got_ = eval(text);                                                    \
-        if (got_ != (want))                                                                    \
-            fail_msg("`%s`: got %d, wanted %d (%s)", text, (int)got_, (int)(want), explain);   \
-    } while (0)
-
-#define assert_explain_has(sub)                                                                \
-    do {                                                                                       \
-        if (!strstr(explain, sub))                                                             \
-            fail_msg("explanation \"%s\" does not contain \"%s\"", explain, sub);              \
-    } while (0)
-
-static value_t term(const char *t)
-{
-    value_t v = -12345;
-    char err[256];
-    if (expr_term(&ENV, t, &v, err, sizeof err) != 0)
-        fail_msg("term `%s`: %s", t, err);
-    return v;
-}
-
-static const char *str(value_t v)
-{
-    static char buf[8][64];
-    static int i;
-    i = (i + 1) % 8;
-    return value_str(v, buf[i], sizeof buf[i]);
-}
-
+#include "expr-fixture.h"
 /* ---- terms ---- */
 
 static void test_parse_integer(void **state)
@@ -406,76 +286,6 @@ static void test_explain_truncates(void **state)
     assert_string_equal(small, "req.value =");
 }
 
-/* ---- filters ---- */
-
-static void test_filter_matches(void **state)
-{
-    (void)state;
-    struct record *first = add("first", "sync-request t=1000000 value=16 l0=301");
-    struct record *r = add(NULL, "counter-set t=1000000 index=1 value=0x10 state=visible big=18446744073709551855");
-    assert_true(expr_filter_matches(&ENV, r, "value", FILTER_EQ, "16"));        /* numeric: 0x10 == 16 */
-    assert_true(expr_filter_matches(&ENV, r, "value", FILTER_EQ, "0x10"));
-    assert_true(expr_filter_matches(&ENV, r, "value", FILTER_EQ, "016"));
-    assert_false(expr_filter_matches(&ENV, r, "value", FILTER_EQ, "17"));
-    assert_true(expr_filter_matches(&ENV, r, "value", FILTER_EQ, "first.value")); /* NAME.FIELD */
-    assert_false(expr_filter_matches(&ENV, r, "index", FILTER_EQ, "first.value"));
-    assert_true(expr_filter_matches(&ENV, first, "l0", FILTER_EQ, "_NET_WM_SYNC_REQUEST")); /* atom */
-    assert_false(expr_filter_matches(&ENV, first, "l0", FILTER_EQ, "WM_PROTOCOLS"));
-    assert_true(expr_filter_matches(&ENV, r, "big", FILTER_EQ, "18446744073709551855"));
-    /* strings: exact text */
-    assert_true(expr_filter_matches(&ENV, r, "state", FILTER_EQ, "visible"));
-    assert_false(expr_filter_matches(&ENV, r, "state", FILTER_EQ, "Visible"));
-    assert_false(expr_filter_matches(&ENV, r, "state", FILTER_EQ, "hidden"));
-    /* a number against a term with no value: compared as text, so no match */
-    assert_false(expr_filter_matches(&ENV, r, "value", FILTER_EQ, "sixteen"));
-    assert_false(expr_filter_matches(&ENV, r, "value", FILTER_EQ, "nobody.value"));
-    /* a missing key never matches */
-    assert_false(expr_filter_matches(&ENV, r, "width", FILTER_EQ, "16"));
-    assert_false(expr_filter_matches(&ENV, r, "width", FILTER_EQ, "visible"));
-}
-
-/* != < <= > >= compare numbers; on text only = and != mean anything */
-static void test_filter_operators(void **state)
-{
-    (void)state;
-    struct record *r = add(NULL, "configure-notify t=1000000 width=210 rgb=80815A");
-    assert_true(expr_filter_matches(&ENV, r, "width", FILTER_NE, "200"));
-    assert_false(expr_filter_matches(&ENV, r, "width", FILTER_NE, "210"));
-    assert_true(expr_filter_matches(&ENV, r, "width", FILTER_GT, "200"));
-    assert_true(expr_filter_matches(&ENV, r, "width", FILTER_GE, "210"));
-    assert_false(expr_filter_matches(&ENV, r, "width", FILTER_LT, "210"));
-    assert_true(expr_filter_matches(&ENV, r, "width", FILTER_LE, "210"));
-    assert_true(expr_filter_matches(&ENV, r, "rgb", FILTER_NE, "000000"));
-    assert_false(expr_filter_matches(&ENV, r, "rgb", FILTER_LT, "FFFFFF"));
-}
-
-/* a VAR.FIELD term stands for the field's text when it is no number (rgb=80815A) */
-static void test_filter_text_of_bound_field(void **state)
-{
-    (void)state;
-    add("before", "shows t=1000000 rgb=000000");
-    struct record *same = add(NULL, "shows t=1000001 rgb=000000");
-    struct record *other = add(NULL, "shows t=1000002 rgb=80815A");
-    add("painted", "shows t=1000003 rgb=80815A");
-    assert_false(expr_filter_matches(&ENV, same, "rgb", FILTER_NE, "before.rgb"));
-    assert_true(expr_filter_matches(&ENV, other, "rgb", FILTER_NE, "before.rgb"));
-    assert_true(expr_filter_matches(&ENV, other, "rgb", FILTER_EQ, "painted.rgb"));
-}
-
-/* after=VAR / before=VAR: the record's place in the timeline against the named record */
-static void test_filter_order(void **state)
-{
-    (void)state;
-    struct record *a = add(NULL, "sync-request t=1000000 value=1");
-    add("mid", "sync-request t=1000001 value=2");
-    struct record *c = add(NULL, "sync-request t=1000002 value=3");
-    assert_false(expr_filter_matches(&ENV, a, "after", FILTER_EQ, "mid"));
-    assert_true(expr_filter_matches(&ENV, c, "after", FILTER_EQ, "mid"));
-    assert_true(expr_filter_matches(&ENV, a, "before", FILTER_EQ, "mid"));
-    assert_false(expr_filter_matches(&ENV, c, "before", FILTER_EQ, "mid"));
-    assert_false(expr_filter_matches(&ENV, c, "after", FILTER_EQ, "nobody"));
-}
-
 /* expr_value: arithmetic only, for the probes' detail templates */
 static void test_expr_value(void **state)
 {
@@ -592,10 +402,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_explain_false, setup, teardown),
         cmocka_unit_test_setup_teardown(test_explain_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(test_explain_truncates, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_filter_matches, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_filter_operators, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_filter_text_of_bound_field, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_filter_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expr_value, setup, teardown),
         cmocka_unit_test_setup_teardown(test_value_str, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rule_even_and_plus_100, setup, teardown),
