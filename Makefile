@@ -214,8 +214,13 @@ $(BENCH_BIN): $(BENCH_SRC:.c=.o) $(HARNESS_OBJ)
 
 # the proof that the benchmark measures what it says, and its statistics' unit tests (short)
 bench-check: all
-	python3 -m unittest tests.test_bench_stats
+	python3 -m unittest tests.test_bench_stats tests.test_bench_resize
 	python3 tests/bench_check.py
+
+# the resize cells against real compositors: the non-participating client's stale frames under
+# openbox and picom+openbox do not depend on the run order (about 1 min; not part of check)
+bench-check-compositors: all
+	python3 tests/bench_check.py --compositors
 
 # the runner's and the reports' tests (unittest; tests/test_runner.py runs the suite on Xvfb)
 pytest-unit: all
@@ -235,5 +240,5 @@ clean:
 	rm -rf build
 	rm -f $(BINS) $(BENCH_BIN) $(TOOLS) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o scripted-client/*.o fake-wm/*.o app-observer/*.o model-app/*.o
 
-.PHONY: all unit selftest client-selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress bench-check
+.PHONY: all unit selftest client-selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress bench-check bench-check-compositors
 .SECONDARY:

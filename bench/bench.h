@@ -8,7 +8,7 @@
  * Parts: main.c (options), session.c (Xvfb and the compositor), cellspec.c (what a cell is),
  * client.c (windows, counters, messages), paint-core.c / paint-gl.c (how a frame is drawn),
  * screen.c (the pixel oracle thread), cell.c (pacing and settling frames), rows.c (JSON output),
- * load.c (stress-ng).  No globals cross parts: main() makes the settings, the session and the
+ * load.c (stress-ng), resize.c (the resize cells: their own client, driver and capture).  No globals cross parts: main() makes the settings, the session and the
  * rows' sink, and passes them down. */
 #ifndef FRAMESYNC_BENCH_H
 #define FRAMESYNC_BENCH_H
@@ -29,8 +29,23 @@ enum render { RENDER_CORE, RENDER_GL };
 enum pacing { PACING_DRAWN, PACING_TIMER60, PACING_PIXEL };
 enum load { LOAD_IDLE, LOAD_STRESS };
 
+/* a resize cell, resize-TRIGGER-FORM-PAINTMS[-slow] (resize.c): how the resize is driven, how the
+ * client takes part, what a paint costs it */
+enum resize_trigger { RT_POINTER, RT_CONFIGURE };
+enum resize_form { RF_BASIC, RF_DRAFT, RF_DEFACTO, RF_NONE };
+struct resize_spec {
+    enum resize_trigger trigger;
+    int hz;                   /* pointer motions (or ConfigureRequests) per second */
+    enum resize_form form;
+    int paint_ms;             /* what one paint costs the client */
+    bool slow;                /* the answer comes SLOW_ANSWER_MS after the paint */
+};
+const char *resize_form_name(enum resize_form f);
+
 struct cellspec {
     char name[96];            /* e.g. 4x256-core-drawn-idle: the same on every machine */
+    bool is_resize;           /* resize-...: the fields below are unused but windows (1) */
+    struct resize_spec rs;
     int windows;
     int width, height;
     enum render render;
@@ -171,6 +186,9 @@ struct cell_env {
 };
 int cell_run(const struct cellspec *spec, const struct cell_env *env, struct cell_result *res, char *err,
              size_t errlen);
+/* a resize cell (resize.c): called by cell_run */
+int resize_cell_run(const struct cellspec *spec, const struct cell_env *env, struct cell_result *res, char *err,
+                    size_t errlen);
 
 /* ---- JSON rows (rows.c) ---- */
 /* where rows go, and the run id every row carries */
@@ -190,6 +208,7 @@ void row_opt_ms(struct row *r, const char *key, int64_t us, int64_t origin_us); 
 void row_bool(struct row *r, const char *key, bool value);
 void row_null(struct row *r, const char *key);
 void row_raw(struct row *r, const char *key, const char *json);
+void row_key(struct row *r, const char *key); /* the key: the caller writes the value to r->f */
 void row_end(struct row *r); /* newline and flush: a row is on disk when the frame is settled */
 
 #endif

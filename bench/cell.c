@@ -527,6 +527,8 @@ static void tear_down(struct cell *c)
 int cell_run(const struct cellspec *spec, const struct cell_env *env, struct cell_result *res, char *err,
              size_t errlen)
 {
+    if (spec->is_resize)
+        return resize_cell_run(spec, env, res, err, errlen);
     struct cell *c = calloc(1, sizeof *c);
     c->spec = spec;
     c->opt = env->opt;

@@ -37,8 +37,57 @@ static int parse_size(const char *s, int *w, int *h)
     return 0;
 }
 
+static const char *const forms[] = {"basic", "draft", "defacto", "none"};
+const char *resize_form_name(enum resize_form f) { return forms[f]; }
+
+/* a whole number from lo to hi that is all of s */
+static int whole(const char *s, int lo, int hi)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    return (*s && !*end && v >= lo && v <= hi) ? (int)v : -1;
+}
+
+/* resize-TRIGGER-FORM-PAINTMS[-slow]: TRIGGER ptrHZ (pointer motion, _NET_WM_MOVERESIZE) or cfgHZ
+ * (the client's own ConfigureRequests), HZ 1..1000; FORM basic, draft, defacto or none; PAINTMS
+ * 0..1000 */
+static int parse_resize(const char *name, struct cellspec *c, char *err, size_t errlen)
+{
+    char buf[96], *parts[6], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", name);
+    int n = 0;
+    for (char *t = strtok_r(buf, "-", &save); t; t = strtok_r(NULL, "-", &save))
+        parts[n < 6 ? n : 5] = t, n++;
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->is_resize = true;
+    c->windows = 1;
+    c->width = c->height = 0;
+    int hz = -1, f = -1, ms = -1;
+    if (n == 4 || (n == 5 && !strcmp(parts[4], "slow"))) {
+        if (!strncmp(parts[1], "ptr", 3))
+            c->rs.trigger = RT_POINTER, hz = whole(parts[1] + 3, 1, 1000);
+        else if (!strncmp(parts[1], "cfg", 3))
+            c->rs.trigger = RT_CONFIGURE, hz = whole(parts[1] + 3, 1, 1000);
+        f = word_index(parts[2], forms, 4);
+        ms = whole(parts[3], 0, 1000);
+        c->rs.slow = n == 5;
+    }
+    if (hz < 0 || f < 0 || ms < 0) {
+        snprintf(err, errlen, "cell `%s`: expected resize-TRIGGER-FORM-PAINTMS[-slow], e.g. resize-ptr125-basic-1 "
+                 "(trigger ptrHZ or cfgHZ, HZ 1..1000; form basic|draft|defacto|none; paint 0..1000 ms)", name);
+        return -1;
+    }
+    c->rs.hz = hz;
+    c->rs.form = (enum resize_form)f;
+    c->rs.paint_ms = ms;
+    return 0;
+}
+
 int cellspec_parse(const char *name, struct cellspec *c, char *err, size_t errlen)
 {
+    if (!strncmp(name, "resize-", 7))
+        return parse_resize(name, c, err, errlen);
     char buf[96], *parts[4], *save = NULL;
     if (snprintf(buf, sizeof buf, "%s", name) >= (int)sizeof buf) {
         snprintf(err, errlen, "cell name `%s` is too long", name);

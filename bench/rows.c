@@ -11,6 +11,8 @@ static void key(struct row *r, const char *k)
     r->first = false;
 }
 
+void row_key(struct row *r, const char *k) { key(r, k); }
+
 void row_begin(struct row *r, const struct row_sink *out, const char *kind)
 {
     r->f = out->f;

@@ -20,6 +20,7 @@ struct bench_session {
     struct compositor wm;
     bool wm_running;
     char tmp_dir[PATH_MAX];
+    char pacing[512];        /* the conf's `pacing:` (what decides its frame pacing), or "" */
 };
 
 struct bench_session *bench_session_new(void)
@@ -73,11 +74,14 @@ void bench_session_write_row(const struct bench_session *s, const struct row_sin
     }
     strncat(list, "]", sizeof list - strlen(list) - 1);
     row_raw(&r, "supported", list);
+    row_str(&r, "pacing", s->pacing);
     row_end(&r);
 }
 
 int bench_session_start(struct bench_session *s, const struct session_spec *spec, char *err, size_t errlen)
 {
+    if (spec->profile)
+        snprintf(s->pacing, sizeof s->pacing, "%s", spec->profile->pacing);
     snprintf(s->tmp_dir, sizeof s->tmp_dir, "%s/framesync-bench-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(s->tmp_dir)) {
         s->tmp_dir[0] = 0;

@@ -30,6 +30,11 @@ void comp_counter_gone(struct win *w);
 
 /* comppaint.c */
 void comp_tick(int64_t now);         /* timers, and paint if due */
+/* a synced resize was answered (or timed out): its picture is shown from the next paint */
+void comp_resize_answered(struct win *w);
+/* inject show-before-paint: the window at its new size, as the client has not painted it yet,
+ * painted to the screen now (the WM's configure was just sent) */
+void comp_show_before_paint(struct win *w);
 int64_t comp_next_deadline(void);
 
 #endif

@@ -42,7 +42,7 @@ bool held(const struct win *w)
 /* w's saved copy is what is shown: held, or a staged frame is still to come (stage.c) */
 bool kept(const struct win *w)
 {
-    return held(w) || stage_holding(w);
+    return held(w) || stage_holding(w) || w->resize_frozen;
 }
 
 /* a hold that ends by itself after --hold-timeout-ms (a frozen screen's hold never does) */
@@ -131,12 +131,16 @@ void comp_counter_changed(struct win *w, int64_t old, int64_t value)
     w->hold_expired = false;
     logv("window %u: update %lld complete%s", w->id, (long long)value, expired ? " (after the timeout)" : "");
     bool staged = false;
+    /* an update that ends while a resize waits for its answer was drawn for the size before it:
+     * the picture stays frozen (the answer's contents are taken then, comp_resize_answered) */
     if (paintable(w)) {
         xcb_sync_fence_t f = fences_before_update(w, value);
         /* the snapshot of the completed update: the saved copy, or a frame shown later */
-        staged = stage_update(w, value, clock_now_us());
-        if (!staged)
-            copy_live(w);
+        if (!w->resize_frozen) {
+            staged = stage_update(w, value, clock_now_us());
+            if (!staged)
+                copy_live(w);
+        }
         if (f != XCB_NONE) {
             fences_after_update(f);
             stamps_fence_issued(f, w->id);

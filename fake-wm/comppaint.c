@@ -16,6 +16,11 @@
 #include "stage.h"
 #include "state.h"
 
+#include "clock.h"
+#include "xhelpers.h"
+
+#include <xcb/composite.h>
+
 static xcb_pixmap_t back_pix;
 static xcb_render_picture_t overlay_pic, back_pic;
 static int64_t last_paint = -1000000000;
@@ -59,10 +64,13 @@ static void draw_window(const struct win *w, uint16_t alpha)
     xcb_render_free_picture(X.pc, mask);
 }
 
+static bool forced; /* comp_show_before_paint: called from the WM's handlers, no catch-up */
+
 void paint(int64_t now)
 {
     /* learn every counter change the server processed before now */
-    catch_up();
+    if (!forced)
+        catch_up();
 
     bool any_held = false;
     for (int i = 0; i < nstack; i++)
@@ -159,4 +167,54 @@ int64_t comp_next_deadline(void)
         CONSIDER(stamps_next_deadline());
 #undef CONSIDER
     return d;
+}
+
+void comp_resize_answered(struct win *w)
+{
+    if (!X.pc || !w->resize_frozen)
+        return;
+    w->resize_frozen = false;
+    if (paintable(w) && !kept(w)) {
+        copy_live(w); /* what the client answered with, before the WM applies its next resize */
+        comp_schedule();
+    }
+    /* the compositor's requests are buffered until its next paint: its NameWindowPixmap of the
+     * answered size and this copy must reach the server before the WM's next configure (sent on
+     * the other connection right after this), or they name and copy the next size's pixmap (seen:
+     * one frame of the next paint cropped to the answered size, about one cell in ten) */
+    xh_round_trip(X.pc);
+}
+
+void comp_show_before_paint(struct win *w)
+{
+    /* on the WM connection, inside the grab syncrequest.c began before the configure: the
+     * window's new pixmap (old contents by bit gravity, background elsewhere) copied as it is */
+    uint16_t ow = (uint16_t)(w->wm_w + 2 * w->bw), oh = (uint16_t)(w->wm_h + 2 * w->bw);
+    xcb_pixmap_t named = xcb_generate_id(X.c), copy = xcb_generate_id(X.c);
+    xcb_gcontext_t gc = xcb_generate_id(X.c);
+    xcb_composite_name_window_pixmap(X.c, w->id, named);
+    xcb_create_pixmap(X.c, w->depth, copy, X.root, ow, oh);
+    xcb_create_gc(X.c, gc, copy, 0, NULL);
+    xcb_copy_area(X.c, named, copy, gc, 0, 0, 0, 0, ow, oh);
+    xcb_free_gc(X.c, gc);
+    xcb_free_pixmap(X.c, named);
+    xcb_ungrab_server(X.c);
+    xh_round_trip(X.c);
+    if (!X.pc || !paintable(w) || forced) {
+        xcb_free_pixmap(X.c, copy);
+        return;
+    }
+    /* that copy is the saved copy: shown now, and until the client's answer */
+    free_saved(w);
+    w->saved_pix = copy;
+    w->saved_pic = xcb_generate_id(X.pc);
+    xcb_render_create_picture(X.pc, w->saved_pic, copy, w->format, 0, NULL);
+    w->saved_w = ow;
+    w->saved_h = oh;
+    w->shown = true;
+    forced = true;
+    paint(clock_now_us());
+    forced = false;
+    logmsg("window %u: shown at %ux%u before the client painted it (inject show-before-paint=%d)", w->id, w->wm_w,
+           w->wm_h, opt.show_before_paint);
 }

@@ -3,7 +3,12 @@
  * --list-faults, whose rows the self-test iterates, does not list them; --help and README.md do.
  *   paint-delay=MS     the repaint that shows a completed update comes MS ms after the update ended
  *   drawn-delay=MS     each drawn message (and its timings) goes out MS ms after its repaint
- *   compress-every=K   every K-th completed update of a window is not painted on its own */
+ *   compress-every=K   every K-th completed update of a window is not painted on its own
+ * and for the resize cells (bench/resize.c):
+ *   show-before-paint=N  every N-th synced resize is painted at once at its new size, before the
+ *                      client painted it (the glitch a compositor that does not wait shows)
+ *   resize-lag=MS      a pointer resize applies each pointer position MS ms after it was reached
+ *   configure-drop=K   every K-th step of a pointer resize is dropped (never configured) */
 #include "injections.h"
 
 #include "state.h"
@@ -24,6 +29,10 @@ static const struct {
     {"drawn-delay=MS", 0, 60000, &opt.drawn_delay_ms, "each drawn message (and its timings) MS ms after its repaint"},
     {"compress-every=K", 2, 1000000, &opt.compress_every,
      "every K-th completed update of a window is shown only with the next one"},
+    {"show-before-paint=N", 1, 1000000, &opt.show_before_paint,
+     "every N-th synced resize is shown at its new size at once, before the client painted it"},
+    {"resize-lag=MS", 0, 60000, &opt.resize_lag_ms, "a pointer resize follows the pointer MS ms late"},
+    {"configure-drop=K", 2, 1000000, &opt.configure_drop, "every K-th step of a pointer resize is dropped"},
 };
 
 bool injection_parse(const char *arg)

@@ -212,7 +212,7 @@ void moveresize_check_timers(int64_t now)
 
 int64_t moveresize_next_deadline(void)
 {
-    if (ptr_resize_motion_pending())
-        return 0; /* a motion read while painting: apply it now */
-    return starting.active ? starting.next_try : -1;
+    int64_t due = ptr_resize_next_due(); /* 0: a motion read while painting: apply it now */
+    int64_t start = starting.active ? starting.next_try : -1;
+    return due < 0 ? start : start < 0 || due < start ? due : start;
 }

@@ -10,10 +10,15 @@
  * of queued events is used (the motion is applied after the events read so far are handled), as
  * real WMs compress motion.  The geometry goes through sync_configure_request, exactly like a
  * client's own resize.  The release of the button ends it, as do _NET_WM_MOVERESIZE_CANCEL and
- * the window being unmanaged. */
+ * the window being unmanaged.
+ *
+ * Benchmark injections (injections.c): resize-lag=MS applies each pointer position only MS ms
+ * after it was reached (the positions wait in a queue); configure-drop=K drops every K-th step
+ * (the geometry is not configured; the next position is compared with the last one applied). */
 #include "pointerresize.h"
 
 #include "log.h"
+#include "clock.h"
 #include "state.h"
 #include "sync.h"
 
@@ -21,6 +26,7 @@
 #include <stdlib.h>
 
 #define MAX_SIZE 32767
+#define LAG_QUEUE 256
 #define ANY_BUTTON_MASK                                                                                          \
     (XCB_KEY_BUT_MASK_BUTTON_1 | XCB_KEY_BUT_MASK_BUTTON_2 | XCB_KEY_BUT_MASK_BUTTON_3 |                          \
      XCB_KEY_BUT_MASK_BUTTON_4 | XCB_KEY_BUT_MASK_BUTTON_5)
@@ -35,6 +41,9 @@ static struct {
     uint16_t w, h;
     bool motion_pending; /* a pointer position not applied yet */
     int16_t px, py;
+    struct { int64_t at; int16_t x, y; } lagq[LAG_QUEUE]; /* resize-lag: positions not due yet */
+    int nlag;
+    int64_t steps;       /* configure-drop counts them */
 } pr;
 
 /* which edges a direction drags */
@@ -95,6 +104,7 @@ void ptr_resize_end(const char *why)
     logmsg("window %u: pointer resize ended (%s), pointer ungrabbed", pr.win, why);
     pr.active = false;
     pr.motion_pending = false;
+    pr.nlag = 0;
     pr.win = XCB_NONE;
 }
 
@@ -139,6 +149,11 @@ static void apply_motion(struct win *w)
                r.height, pr.x, pr.y, nx, ny);
     else
         logmsg("window %u: pointer resize: %ux%u -> %ux%u", w->id, pr.w, pr.h, r.width, r.height);
+    if (opt.configure_drop && ++pr.steps % opt.configure_drop == 0) {
+        logmsg("window %u: pointer resize step to %ux%u dropped (inject configure-drop=%d)", w->id, r.width,
+               r.height, opt.configure_drop);
+        return;
+    }
     pr.w = r.width;
     pr.h = r.height;
     pr.x = nx;
@@ -146,8 +161,35 @@ static void apply_motion(struct win *w)
     sync_configure_request(w, &r, ORIGIN_POINTER);
 }
 
+/* resize-lag: the latest queued position that is due becomes the pending one */
+static void take_due_positions(int64_t now)
+{
+    int due = 0;
+    while (due < pr.nlag && now >= pr.lagq[due].at + (int64_t)opt.resize_lag_ms * 1000)
+        due++;
+    if (!due)
+        return;
+    pr.px = pr.lagq[due - 1].x;
+    pr.py = pr.lagq[due - 1].y;
+    pr.motion_pending = true;
+    for (int i = due; i < pr.nlag; i++)
+        pr.lagq[i - due] = pr.lagq[i];
+    pr.nlag -= due;
+}
+
+int64_t ptr_resize_next_due(void)
+{
+    if (!pr.active)
+        return -1;
+    if (pr.motion_pending)
+        return 0;
+    return pr.nlag ? pr.lagq[0].at + (int64_t)opt.resize_lag_ms * 1000 : -1;
+}
+
 void ptr_resize_flush_motion(void)
 {
+    if (pr.active && pr.nlag)
+        take_due_positions(clock_now_us());
     if (!pr.active || !pr.motion_pending)
         return;
     struct win *w = win_find(pr.win);
@@ -171,6 +213,8 @@ void ptr_resize_begin(struct win *w, const struct ptr_start *start, uint32_t sou
     pr.w = pr.w0;
     pr.h = pr.h0;
     pr.motion_pending = false;
+    pr.nlag = 0;
+    pr.steps = 0;
     logmsg("window %u: pointer resize started (%s, button %u, source %u, pointer %d,%d, geometry %ux%u+%d+%d), "
            "pointer grabbed",
            w->id, dir_names[start->dir], start->button, source, start->root_x, start->root_y, pr.w0, pr.h0, pr.x0,
@@ -194,6 +238,15 @@ void ptr_resize_motion(const xcb_motion_notify_event_t *e)
 {
     if (!pr.active)
         return;
+    if (opt.resize_lag_ms) {
+        if (pr.nlag == LAG_QUEUE)
+            take_due_positions(INT64_MAX); /* full: the oldest is applied late rather than lost */
+        pr.lagq[pr.nlag].at = clock_now_us();
+        pr.lagq[pr.nlag].x = e->root_x;
+        pr.lagq[pr.nlag].y = e->root_y;
+        pr.nlag++;
+        return;
+    }
     pr.px = e->root_x;
     pr.py = e->root_y;
     pr.motion_pending = true;
@@ -208,7 +261,8 @@ void ptr_resize_button_release(const xcb_button_release_event_t *e)
                e->detail, pr.start.button);
         return;
     }
-    /* the release position is where the drag ends */
+    /* the release position is where the drag ends (positions still queued by resize-lag: passed) */
+    pr.nlag = 0;
     pr.px = e->root_x;
     pr.py = e->root_y;
     pr.motion_pending = true;

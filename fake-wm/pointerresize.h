@@ -22,6 +22,7 @@ void ptr_resize_end(const char *why);
 void ptr_resize_motion(const xcb_motion_notify_event_t *e);
 void ptr_resize_button_release(const xcb_button_release_event_t *e);
 bool ptr_resize_motion_pending(void);
+int64_t ptr_resize_next_due(void);                     /* a position to apply then (0: now), or -1 */
 void ptr_resize_flush_motion(void);                     /* apply the latest motion seen */
 void ptr_resize_window_gone(struct win *w);
 

@@ -32,6 +32,9 @@ struct options {
     int paint_delay_ms;
     int drawn_delay_ms;
     int compress_every;
+    int show_before_paint; /* every N-th synced resize is shown before the client painted it */
+    int resize_lag_ms;     /* a pointer resize follows the pointer MS ms late */
+    int configure_drop;    /* every K-th pointer resize step is dropped */
 };
 extern struct options opt;
 

@@ -19,6 +19,7 @@ static void sync_wait_done(struct win *w, const char *why)
     alarm_destroy(w->wait_alarm);
     w->wait_alarm = XCB_NONE;
     w->waiting = false;
+    comp_resize_answered(w);
     if (w->map_after_wait) {
         w->map_after_wait = false;
         logmsg("window %u: mapping it after its sync request at map (%s; variant sync-at-map)", w->id, why);
@@ -119,6 +120,17 @@ bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev)
                 follow_update(w, &w->freq, v);
             else if (w->fupd.active && w->fupd.counter == w->req_counter)
                 follow_update(w, &w->fupd, v);
+            if (v >= w->wait_value && w->form == FORM_EXTENDED && (v & 1) && v < INT64_MAX) {
+                /* odd: the client began the update that answers (GTK's begin_frame sets value + 1);
+                 * the answer is the even value that ends it (mutter 43.8,
+                 * meta_window_x11_update_sync_request_counter) */
+                alarm_destroy(w->wait_alarm);
+                w->wait_alarm = alarm_create(w->req_counter, v + 1, XCB_SYNC_TESTTYPE_POSITIVE_COMPARISON, 0);
+                logmsg("window %u: counter %u at %lld (odd, >= %lld): waiting for the even value that ends the "
+                       "update",
+                       w->id, w->req_counter, (long long)v, (long long)w->wait_value);
+                return true;
+            }
             if (v >= w->wait_value) {
                 logmsg("window %u: counter %u reached %lld (value %lld)", w->id, w->req_counter,
                        (long long)w->wait_value, (long long)v);

@@ -4,6 +4,7 @@
 #include "sync.h"
 #include "syncint.h"
 
+#include "comp.h"
 #include "counters.h"
 #include "faults.h"
 #include "log.h"
@@ -108,6 +109,28 @@ static void request_and_configure(struct win *w, const struct configure_req *r, 
     }
     note_requested(w, v);
     logmsg("window %u: resized to %ux%u", w->id, w->wm_w, w->wm_h);
+}
+
+/* the compositor keeps showing the last answered picture until the answer (comp_resize_answered);
+ * with inject show-before-paint, every N-th such resize is painted at once instead */
+static void freeze_picture(struct win *w, bool show_now)
+{
+    if (w->waiting && opt.composite)
+        w->resize_frozen = true;
+    if (show_now)
+        comp_show_before_paint(w); /* ends the server grab show_before_configure began */
+}
+
+/* inject show-before-paint: is this the N-th synced resize?  Then the server is grabbed from
+ * before the configure until the compositor has taken the window's new picture, so that the
+ * client cannot paint in between (comp_show_before_paint) */
+static bool show_before_configure(struct win *w)
+{
+    if (!opt.composite || !opt.show_before_paint || w->req_counter == XCB_NONE ||
+        ++w->synced_resizes % opt.show_before_paint != 0)
+        return false;
+    xcb_grab_server(X.c);
+    return true;
 }
 
 static void start_wait(struct win *w, int64_t v)
@@ -241,12 +264,14 @@ void sync_configure(struct win *w, const struct configure_req *r, enum resize_or
     if (o != ORIGIN_CLIENT)
         w->interactive_fresh = false;
     int64_t v = next_value(w);
+    bool show_now = !unserialised && show_before_configure(w);
     request_and_configure(w, r, v);
     if (unserialised) {
         logmsg("window %u: not waiting for request %lld (variant configure-unserialised)", w->id, (long long)v);
         return;
     }
     start_wait(w, v);
+    freeze_picture(w, show_now);
 }
 
 void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o)
@@ -265,8 +290,10 @@ void sync_forced_configure(struct win *w, const struct configure_req *r)
         return;
     }
     int64_t v = next_value(w);
+    bool show_now = show_before_configure(w);
     request_and_configure(w, r, v);
     start_wait(w, v);
+    freeze_picture(w, show_now);
 }
 
 /* sync-at-map (compiz, KWin when compositing): a sync request before the map of a basic-form

@@ -96,6 +96,11 @@ struct win {
     int counter_changes;      /* fault hostile-wedges: changes of its counters seen */
     int queued_configures;    /* fault hostile-wedges: resizes queued behind its requests */
 
+    /* a synced resize (syncrequest.c): the compositor keeps showing the last answered picture from
+     * the resize's configure until the answer (or the timeout), as mutter freezes its actor */
+    bool resize_frozen;
+    int64_t synced_resizes;   /* since it was managed: inject show-before-paint counts them */
+
     /* benchmark injections paint-delay, compress-every (stage.c) */
     struct staged staged[MAX_STAGED];
     int nstaged;

@@ -77,13 +77,16 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
         snprintf(p->packages, sizeof p->packages, "%s", value);
     } else if (!strcmp(key, "binary")) {
         snprintf(p->binary, sizeof p->binary, "%s", value);
+    } else if (!strcmp(key, "pacing")) {
+        size_t o = strlen(p->pacing);
+        snprintf(p->pacing + o, sizeof p->pacing - o, "%s%s", o ? " " : "", value);
     } else if (!strcmp(key, "notes")) {
         size_t o = strlen(p->notes);
         snprintf(p->notes + o, sizeof p->notes - o, "%s%s", o ? " " : "", value);
     } else {
         return conf_fail(err, errlen, path, lineno,
                          "unknown key `%s:` (expected command, env, ready, composites, resize-trigger, xserver, "
-                         "screen-capture, allow-empty, no-xtest, packages, binary or notes)",
+                         "screen-capture, allow-empty, no-xtest, packages, binary, pacing or notes)",
                          key);
     }
     return 0;

@@ -27,6 +27,7 @@ struct compositor_profile {
     char packages[512];
     char binary[256];        /* blank-separated programs; derived from command when not given */
     char notes[2048];
+    char pacing[512];        /* `pacing:`: what decides its frame pacing, as pinned in command (bench.json) */
 };
 
 /* Parses one file.  0 on success; -1 with "FILE:LINE: what was expected" in err. */

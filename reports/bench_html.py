@@ -10,6 +10,7 @@ import os
 import sys
 
 from reports import bench_stats as bs
+from reports import bench_resize_html
 from reports import bench_summary
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
@@ -380,6 +381,13 @@ td:first-child,th:first-child,td:nth-child(2){text-align:left} .env td{text-alig
 
 
 def write(doc, rows, path):
+    full, all_rows = doc, rows
+    # the resize cells have their own section (reports/bench_resize_html.py); the rest is about the others
+    steady = lambda s: not bench_summary.is_resize(s or "")  # noqa: E731
+    doc = dict(doc, cells_run=[c for c in doc["cells_run"] if steady(c)],
+               cells=[c for c in doc["cells"] if steady(c["scenario"])],
+               runs=[r for r in doc["runs"] if steady(r["scenario"])])
+    rows = [r for r in rows if steady(r.get("cell"))]
     wms = doc["wms"]
     head_cell = doc["cells_run"][0] if doc["cells_run"] else None
     count_cells = [c for c in doc["cells_run"] if c.endswith("x256-core-drawn-idle")]
@@ -390,12 +398,17 @@ def write(doc, rows, path):
         parts.append("<p class='warn'>The run was interrupted: these are the cells measured until then.</p>")
     for e in doc.get("errors", []):
         parts.append("<p class='warn'>%s %s: %s</p>" % (esc(e.get("run")), esc(e.get("cell") or ""), esc(e.get("error"))))
-    parts.append("<p>Latencies are from the end of a client's update (extended counter even) to the frame's "
-                 "pixel on the root window (even → pixel), to the drawn message's arrival (even → drawn), and "
-                 "between the two (pixel → drawn). Each figure is the median over the repetitions of each run's "
-                 "median; ratios are to the first compositor, with bootstrap 95 %% intervals. A cell is noisy when "
-                 "its p50 varies by %.0f %% or more from run to run.</p>" % (100 * doc["settings"]["noisy_variation"]))
+    if doc["cells"]:
+        parts.append("<p>Latencies are from the end of a client's update (extended counter even) to the frame's "
+                     "pixel on the root window (even → pixel), to the drawn message's arrival (even → drawn), and "
+                     "between the two (pixel → drawn). Each figure is the median over the repetitions of each run's "
+                     "median; ratios are to the first compositor, with bootstrap 95 %% intervals. A cell is noisy when "
+                     "its p50 varies by %.0f %% or more from run to run.</p>" % (100 * doc["settings"]["noisy_variation"]))
     parts.append(legend(wms))
+    parts.append(bench_resize_html.section(full, all_rows, sys.modules[__name__]))
+    if not doc["cells"]:
+        parts.append("<h2>Environment</h2>" + environment(doc))
+        return finish(parts, path)
     parts.append("<h2>Figures per cell</h2>" + cell_table(doc) + pooled_table(doc, rows))
     parts.append("<h2>Pictures</h2>")
     if head_cell:
@@ -414,6 +427,10 @@ def write(doc, rows, path):
                              "window size (√ of the area, px)", "Latency against window size", x_log=True))
     parts += [forest(doc), outcome_bars(doc)]
     parts.append("<h2>Environment</h2>" + environment(doc))
+    finish(parts, path)
+
+
+def finish(parts, path):
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write("\n".join(p for p in parts if p))

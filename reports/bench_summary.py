@@ -8,10 +8,17 @@ intervals).  Standard library only; also a command:
 import json
 import sys
 
+from reports import bench_resize
 from reports import bench_stats as bs
 
 NOISY_VARIATION = 0.03   # run-to-run variation of p50 (SD / mean) from which a cell is noisy
 RATIO_FIGURES = ("even_to_pixel_p50_ms", "even_to_drawn_p50_ms", "fps")
+# the resize cells' (reports/bench_resize.py): the glitch share, steps shown per second, lag
+RESIZE_RATIO_FIGURES = ("glitch_pct", "steps_per_s", "lag_p50_ms", "lag_p95_ms")
+
+
+def is_resize(scenario):
+    return scenario.startswith("resize-")
 
 
 def read_rows(path):
@@ -48,10 +55,12 @@ def group_runs(rows):
             sessions[r["run"]] = r
         elif kind == "error":
             errors.append(r)
-        elif kind in ("cell", "cell-end", "frame"):
-            g = runs.setdefault((r["run"], r["cell"]), {"cell": None, "end": None, "frames": []})
+        elif kind in ("cell", "cell-end", "frame", "resize"):
+            g = runs.setdefault((r["run"], r["cell"]), {"cell": None, "end": None, "frames": [], "resize": None})
             if kind == "cell":
                 g["cell"] = r
+            elif kind == "resize":
+                g["resize"] = r
             elif kind == "cell-end":
                 g["end"] = r
             elif not r.get("warmup"):
@@ -88,7 +97,10 @@ def run_entries(rows, wms):
             "wall_ms": g["end"]["wall_ms"],
             "drawn_advertised": c.get("drawn_advertised"),
         }
-        entry.update(bs.run_figures(g["frames"], g["end"]))
+        if g.get("resize"):
+            entry.update(bench_resize.run_figures(g["resize"]))
+        else:
+            entry.update(bs.run_figures(g["frames"], g["end"]))
         out.append(entry)
     return out
 
@@ -101,6 +113,13 @@ def run_values(runs, figure):
     """The per-run values of one figure: p50s of latency summaries, or fps."""
     if figure == "fps":
         return [r["fps"] for r in runs if r["fps"] is not None]
+    if figure == "glitch_pct":
+        return [r["glitch_frames"]["pct"] for r in runs if r.get("glitch_frames") and r["glitch_frames"]["pct"] is not None]
+    if figure == "steps_per_s":
+        return [r["steps_per_s"] for r in runs if r.get("steps_per_s") is not None]
+    if figure in ("lag_p50_ms", "lag_p95_ms"):
+        p = "p50" if figure == "lag_p50_ms" else "p95"
+        return [r["lag_ms"][p] for r in runs if r.get("lag_ms")]
     key = figure.replace("_p50_ms", "_ms")
     return [p50_of(r[key]) for r in runs if p50_of(r[key]) is not None]
 
@@ -132,6 +151,15 @@ def cell_entries(run_list):
         entry["stutters"] = sum(r["stutters"] for r in runs)
         skews = [p50_of(r["skew_ms"]) for r in runs if r["skew_ms"]]
         entry["skew_p50_ms"] = round(bs.median(skews), 4) if skews else None
+        if is_resize(scenario):
+            for fig in RESIZE_RATIO_FIGURES:
+                vals = run_values(runs, fig)
+                entry[fig] = round(bs.median(vals), 4) if vals else None
+            entry["glitch_frames"] = sum(r["glitch_frames"]["count"] for r in runs)
+            entry["frames"] = sum(r["frames"] for r in runs)
+            entry["glitch_by_kind"] = {k: sum(r["glitch_frames"]["by_kind"][k] for r in runs)
+                                       for k in bench_resize.GLITCHES}
+            entry["resize"] = runs[0].get("resize")
         cells.append(entry)
     add_ratios(cells, by)
     cells.sort(key=lambda c: (c["scenario"], c["wm_index"]))
@@ -145,7 +173,7 @@ def add_ratios(cells, by):
         if not base or c["wm_index"] == 0:
             continue  # the first compositor is what the others are compared with
         mine = by[(c["scenario"], c["wm_index"])]
-        for fig in RATIO_FIGURES:
+        for fig in RESIZE_RATIO_FIGURES if is_resize(c["scenario"]) else RATIO_FIGURES:
             r = bs.bootstrap_ratio(run_values(base, fig), run_values(mine, fig))
             c["ratio_to_first"][fig] = None if r is None else {
                 "ratio": round(r[0], 4), "lo": round(r[1], 4), "hi": round(r[2], 4)}
@@ -168,7 +196,24 @@ def fmt(x, digits=2):
     return "-" if x is None else ("%.*f" % (digits, x))
 
 
+def print_resize_table(cells, wms, out):
+    out.write("%-30s %-22s %4s %8s %8s %9s %9s %8s %s\n" % (
+        "resize cell", "compositor", "reps", "glitch%", "steps/s", "lag p50", "lag p95", "fps", "stale/torn/bounced"))
+    for c in cells:
+        label = wms[c["wm_index"]] if c["wm_index"] is not None and c["wm_index"] < len(wms) else c["wm"]
+        k = c["glitch_by_kind"]
+        out.write("%-30s %-22s %4d %8s %8s %9s %9s %8s %d/%d/%d\n" % (
+            c["scenario"], label[:22], c["reps"], fmt(c["glitch_pct"], 1), fmt(c["steps_per_s"], 1),
+            fmt(c["lag_p50_ms"], 1), fmt(c["lag_p95_ms"], 1), fmt(c["fps"], 1), k["stale"], k["torn"], k["bounced"]))
+
+
 def print_table(cells, wms, out=sys.stdout):
+    resize = [c for c in cells if is_resize(c["scenario"])]
+    cells = [c for c in cells if not is_resize(c["scenario"])]
+    if resize:
+        print_resize_table(resize, wms, out)
+    if not cells:
+        return
     out.write("%-30s %-22s %4s %9s %9s %8s %16s %s\n" % (
         "cell", "compositor", "reps", "e2pix p50", "e2drw p50", "fps", "e2pix ratio [95%]", ""))
     for c in cells:

@@ -30,6 +30,16 @@ DEFAULT_CELLS = [
     "1x256-core-drawn-stress",
 ]
 CELL_RE = re.compile(r"^([1-9]\d*)x(\d+(?:x\d+)?)-(core|gl)-(drawn|timer60|pixel)-(idle|stress)$")
+# resize cells (bench/resize.c): resize-TRIGGER-FORM-PAINTMS[-slow]; `resize` in --bench-cells is
+# RESIZE_CELLS, the side-by-side set: the basic, de-facto extended and non-participating clients at a
+# cheap and a dear paint, the pointer at 125 Hz; and the basic client's own ConfigureRequests at
+# 125 Hz (compiz syncs those, and does not resize on an XTEST-driven _NET_WM_MOVERESIZE here)
+RESIZE_RE = re.compile(r"^resize-(ptr|cfg)([1-9]\d{0,2}|1000)-(basic|draft|defacto|none)-(\d{1,3}|1000)(-slow)?$")
+RESIZE_CELLS = [
+    "resize-ptr125-basic-1", "resize-ptr125-defacto-1", "resize-ptr125-none-1",
+    "resize-ptr125-basic-30", "resize-ptr125-defacto-30", "resize-ptr125-none-30",
+    "resize-cfg125-basic-1", "resize-cfg125-basic-30",
+]
 DEFAULT_BENCH_TIME = 150.0      # seconds per compositor: a default run ends within 3 minutes
 BASE_SHARE = 0.75               # of the budget for the base repetitions; the rest for noisy cells
 SESSION_OVERHEAD_S = 1.0        # Xvfb and the compositor, started and stopped
@@ -45,8 +55,12 @@ cells are WINDOWSxSIZE-RENDER-PACING-LOAD: SIZE N or WxH; RENDER core (PolyFillR
 came, on the pixel when the compositor sends none), timer60 (a frame every 1/60 s) or pixel (when
 the last one is seen on screen); LOAD idle or stress (stress-ng on every core).  Default cells:
 %s.
+Resize cells are resize-TRIGGER-FORM-PAINTMS[-slow]: one window resized along a fixed path by the
+pointer (ptrHZ: _NET_WM_MOVERESIZE and XTEST motion at HZ) or by its own ConfigureRequests (cfgHZ),
+its client answering in FORM basic, draft, defacto or none, each paint costing PAINTMS, the answer
+100 ms late with -slow; `resize` stands for %s.
 Output in OUT: bench.jsonl (a row per frame), bench.json (runs, cells, ratios to the first --wm,
-environment), bench.html.  Ctrl-C keeps what was measured.""" % ", ".join(DEFAULT_CELLS)
+environment), bench.html.  Ctrl-C keeps what was measured.""" % (", ".join(DEFAULT_CELLS), ",".join(RESIZE_CELLS))
 
 
 class UsageError(Exception):
@@ -69,9 +83,15 @@ def positive_seconds(text):
 
 
 def cell_list(text):
-    cells = [c for c in text.split(",") if c]
+    cells = []
+    for c in text.split(","):
+        cells += RESIZE_CELLS if c == "resize" else [c] if c else []
     for c in cells:
-        if not CELL_RE.match(c):
+        if c.startswith("resize-") and not RESIZE_RE.match(c):
+            raise argparse.ArgumentTypeError(
+                "cell %r: expected resize-TRIGGER-FORM-PAINTMS[-slow], e.g. resize-ptr125-basic-1 (TRIGGER ptrHZ or "
+                "cfgHZ, HZ 1..1000; FORM basic, draft, defacto or none; PAINTMS 0..1000)" % c)
+        if not c.startswith("resize-") and not CELL_RE.match(c):
             raise argparse.ArgumentTypeError(
                 "cell %r: expected WINDOWSxSIZE-RENDER-PACING-LOAD, e.g. 4x256-core-drawn-idle" % c)
     if not cells:
@@ -321,6 +341,31 @@ class Bench:
         self.progress.done()
         return self.finish(env)
 
+    PACING_WORDS = re.compile(r"vblank|vsync|sync to v|refresh rate|swap interval|frame clock", re.I)
+
+    def pacing(self, sessions):
+        """What decides each compositor's pace: its conf's `pacing:` (what is pinned), and the lines
+        of its log of the first session that speak of it (what it reported at start)."""
+        from reports import bench_summary
+        pinned, reported = {}, {}
+        for run_id in sorted(sessions):
+            wi, _ = bench_summary.parse_run_id(run_id)
+            if wi is None or wi >= len(self.wms) or self.wms[wi] in pinned:
+                continue
+            wm = self.wms[wi]
+            pinned[wm] = sessions[run_id].get("pacing") or None
+            if wm.split()[0] == "fake-wm":
+                hz = re.search(r"--refresh-hz[ =](\d+)", wm)
+                pinned[wm] = "its --refresh-hz: %s paints a second at most" % (hz.group(1) if hz else "60 (the default)")
+            lines = []
+            try:
+                with open(os.path.join(self.session.logs, run_id + ".compositor.log"), errors="replace") as f:
+                    lines = [l.strip()[:300] for l in f if self.PACING_WORDS.search(l)][:5]
+            except OSError:
+                pass
+            reported[wm] = lines
+        return pinned, reported
+
     def finish(self, env):
         from reports import bench_summary, bench_html
         env["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
@@ -328,7 +373,8 @@ class Bench:
         rows = bench_summary.read_rows(self.session.jsonl)
         runs = bench_summary.run_entries(rows, self.wms)
         cells = bench_summary.cell_entries(runs)
-        _, _, errors = bench_summary.group_runs(rows)
+        _, sessions, errors = bench_summary.group_runs(rows)
+        env["pacing"], env["pacing_reported"] = self.pacing(sessions)
         doc = {
             "format": "framesync-bench-1",
             "wms": self.wms,

@@ -15,6 +15,24 @@ the exit status is 1 when any check fails.
                  interval contains 1, and bench.json keeps its contract
   input          bad options are refused with a message (exit 2)
   interrupt      SIGINT keeps what was measured (bench.jsonl rows, bench.json marked interrupted)
+and the resize cells (bench/resize.c, reports/bench_resize.py):
+  resize-sync    fake-wm with a client that answers in the basic, draft and de-facto form shows 0
+                 glitch frames; the client that takes no part (the control) shows stale ones
+  resize-early   fake-wm --inject show-before-paint=4 (every 4th synced resize shown before the
+                 client painted it) gives glitch runs on 1/4 of the resize steps, +- 5 % of that
+                 (two sessions pooled; fake-wm at 30 paints a second, so each such frame stays on
+                 screen 33 ms, long enough to be read on a loaded machine)
+  resize-lag     --inject resize-lag=40 moves the pointer->shown-size lag p50 by 40 ms +- 2 ms
+                 (max(1 ms, 5 %)), against plain fake-wm in the same rounds (fake-wm repainting at
+                 once, so its 60 Hz refresh does not quantise the lag)
+  resize-drop    --inject configure-drop=2 halves the steps shown per second (ratio 0.5 +- 5 %),
+                 against plain fake-wm in the same rounds, with the pointer at 60 Hz (each motion a
+                 step even on a loaded machine)
+`python3 tests/bench_check.py --compositors` (make bench-check-compositors, not part of make check):
+  resize-order   the non-participating client under openbox and under picom+openbox shows stale
+                 frames in every run, and their count does not depend on the run order (first or
+                 second in a round: the ratio's 95 % bootstrap interval contains 1, or the ratio is
+                 within 1 +- 10 %)
 """
 import json
 import os
@@ -27,6 +45,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from reports import bench_stats as bs  # noqa: E402
+from reports import bench_resize  # noqa: E402
 from reports import bench_summary  # noqa: E402
 
 BENCH = os.path.join(ROOT, "bench", "framesync-bench")
@@ -158,7 +177,8 @@ def self_vs_self(tmp):
 
 def bad_input(tmp):
     for args, says in ((["--bench-time", "abc"], "--bench-time"), (["--bench-time", "0"], "--bench-time"),
-                       (["--bench-cells", "3x-core"], "WINDOWSxSIZE"), (["--frobnicate"], "unrecognized")):
+                       (["--bench-cells", "3x-core"], "WINDOWSxSIZE"), (["--frobnicate"], "unrecognized"),
+                       (["--bench-cells", "resize-ptr0-basic-1"], "resize-TRIGGER")):
         rc = subprocess.run(RUNNER + args + ["--out", os.path.join(tmp, "bad")], cwd=ROOT, capture_output=True, text=True,
                             timeout=60)
         check("input", rc.returncode == 2 and says in rc.stderr, "%s -> exit %d: %s" % (
@@ -182,10 +202,117 @@ def interrupt(tmp):
               first.strip(), rc, frames, doc.get("interrupted")))
 
 
+# ---- the resize cells ----
+RESIZE_SYNCED = ("resize-ptr125-basic-8", "resize-ptr125-draft-8", "resize-ptr125-defacto-8")
+RESIZE_PASS_MS = 2700   # one pass of the path (bench/resize.c PATH_MS)
+
+
+def resize_session(tmp, wm, cells, passes=1):
+    """One framesync-bench session of resize cells: {cell: resize row}."""
+    path = os.path.join(tmp, "rows-%d.jsonl" % len(os.listdir(tmp)))
+    cmd = [BENCH, "--wm", wm, "--cells", ",".join(cells), "--out", path, "--run-id", "w0-r0",
+           "--cell-ms", str(passes * RESIZE_PASS_MS)]
+    rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=180)
+    if rc.returncode != 0:
+        raise RuntimeError("%s exited %d: %s" % (" ".join(cmd), rc.returncode, rc.stderr.strip()))
+    return {r["cell"]: r for r in bench_summary.read_rows(path) if r.get("kind") == "resize"}
+
+
+def resize_sync(tmp):
+    traces = resize_session(tmp, "fake-wm", list(RESIZE_SYNCED) + ["resize-ptr125-none-8"])
+    for cell in RESIZE_SYNCED:
+        f = bench_resize.figures(traces[cell])
+        ok = f["glitch_frames"]["count"] == 0 and f["frames"] >= 40 and f["steps"] >= 30 and \
+            f["requests"]["answered"] == f["requests"]["sent"] > 0
+        check("resize-sync", ok, "%s: %d glitch frames of %d, %d steps shown, requests sent/answered %d/%d" % (
+            cell, f["glitch_frames"]["count"], f["frames"], f["steps"], f["requests"]["sent"],
+            f["requests"]["answered"]))
+    f = bench_resize.figures(traces["resize-ptr125-none-8"])
+    check("resize-sync", f["kinds"]["stale"] >= 10 and f["requests"]["sent"] == 0,
+          "resize-ptr125-none-8 (the control, no counter): %d stale frames of %d, %d requests" % (
+              f["kinds"]["stale"], f["frames"], f["requests"]["sent"]))
+
+
+def resize_early(tmp, n=4):
+    cell = "resize-ptr60-basic-1"
+    runs = steps = other = 0
+    for _ in range(2):
+        t = resize_session(tmp, "fake-wm --refresh-hz 30 --inject show-before-paint=%d" % n, [cell], passes=2)[cell]
+        f = bench_resize.figures(t)
+        runs += f["glitch_runs"]
+        steps += t["size_changes"]
+        other += f["kinds"]["torn"] + f["kinds"]["bounced"]
+    rate = runs / steps if steps else 0
+    check("resize-early", abs(rate - 1 / n) <= 0.05 / n and other == 0 and steps >= 200,
+          "show-before-paint=%d: %d glitch runs over %d resize steps = %.4f (1/%d = %.4f +- 5 %%), %d torn or "
+          "bounced" % (n, runs, steps, rate, n, 1 / n, other))
+
+
+def interleaved(tmp, wms, cell, rounds=2, passes=1):
+    """{wm: [figures of each run]}, the compositors in turn, the order reversed every round."""
+    out = {wm: [] for wm in wms}
+    for r in range(rounds):
+        for wm in (wms if r % 2 == 0 else list(reversed(wms))):
+            out[wm].append(bench_resize.figures(resize_session(tmp, wm, [cell], passes)[cell]))
+    return out
+
+
+def resize_lag(tmp, ms=40):
+    plain, lagged = IMMEDIATE, IMMEDIATE + " --inject resize-lag=%d" % ms
+    runs = interleaved(tmp, [plain, lagged], "resize-ptr125-basic-1")
+    p = {wm: bs.median([v for f in fs for v in f["lag_values"]]) for wm, fs in runs.items()}
+    shift = p[lagged] - p[plain]
+    glitches = sum(f["glitch_frames"]["count"] for fs in runs.values() for f in fs)
+    check("resize-lag", abs(shift - ms) <= max(1.0, 0.05 * ms),
+          "resize-lag=%d: lag p50 %.3f -> %.3f ms, moved by %.3f ms (+- %.1f); %d glitch frames in the %d runs" % (
+              ms, p[plain], p[lagged], shift, max(1.0, 0.05 * ms), glitches, sum(len(fs) for fs in runs.values())))
+
+
+def resize_drop(tmp):
+    plain, dropping = IMMEDIATE, IMMEDIATE + " --inject configure-drop=2"
+    runs = interleaved(tmp, [plain, dropping], "resize-ptr60-basic-1")
+    s = {wm: sum(f["steps_per_s"] for f in fs) / len(fs) for wm, fs in runs.items()}
+    ratio = s[dropping] / s[plain] if s[plain] else 0
+    check("resize-drop", abs(ratio - 0.5) <= 0.025,
+          "configure-drop=2: %.2f -> %.2f steps shown a second, ratio %.4f (0.5 +- 5 %%)" % (
+              s[plain], s[dropping], ratio))
+
+
+def resize_order(tmp):
+    """openbox and picom+openbox, interleaved by the runner (the order rotates every round): the
+    stale frames of the non-participating client, by whether the compositor ran first or second."""
+    out = os.path.join(tmp, "order")
+    cell, reps = "resize-ptr125-none-8", 6
+    cmd = RUNNER + ["--wm", "openbox", "--wm", "picom+openbox", "--bench-cells", cell, "--bench-reps", str(reps),
+                    "--bench-time", "40", "--out", out]
+    rc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+    if rc.returncode != 0:
+        check("resize-order", False, "the runner exited %d: %s" % (rc.returncode, rc.stderr.strip()[-500:]))
+        return
+    doc = json.load(open(os.path.join(out, "bench.json")))
+    for wi, wm in enumerate(doc["wms"]):
+        first, second = [], []
+        for r in doc["runs"]:
+            if r["wm_index"] == wi and r["scenario"] == cell:
+                # runner/bench.py rotated(): in repetition R, compositor (R + i) % n runs i-th
+                (first if r["rep"] % 2 == wi else second).append(r["glitch_frames"]["by_kind"]["stale"])
+        ratio = bs.bootstrap_ratio(first, second)
+        ok = len(first) + len(second) == reps and min(first + second) > 0 and ratio is not None and (
+            ratio[1] <= 1 <= ratio[2] or abs(ratio[0] - 1) <= 0.1)
+        check("resize-order", ok, "%s: stale frames %s when first, %s when second; ratio %s" % (
+            wm, first, second, "-" if not ratio else "%.3f [%.3f, %.3f]" % ratio))
+
+
 def main():
     start = time.monotonic()
+    steps = (paint_delay_sweep, drawn_delay, compress, deadline, self_vs_self, bad_input, interrupt,
+             resize_sync, resize_early, resize_lag, resize_drop)
+    if sys.argv[1:] == ["--compositors"]:
+        steps = (resize_order,)
+    elif sys.argv[1:2] == ["--only"]:  # --only STEP[,STEP...]: some steps, by function name
+        steps = [globals()[name] for name in sys.argv[2].split(",")]
     with tempfile.TemporaryDirectory(prefix="framesync-bench-check-") as tmp:
-        for step in (paint_delay_sweep, drawn_delay, compress, deadline, self_vs_self, bad_input, interrupt):
+        for step in steps:
             sub = os.path.join(tmp, step.__name__)
             os.makedirs(sub)
             try:

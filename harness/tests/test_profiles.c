@@ -104,7 +104,7 @@ static void test_compositor_every_key(void **state)
     (void)state;
     write_file("# a comment\ncommand:  dbus-run-session --config-file=x -- env A=1 my-wm --replace\n"
                "env: XDG_RUNTIME_DIR={tmpdir}\nready: wm+cm\ncomposites: yes\nresize-trigger: keyboard\n"
-               "packages: my-wm\nnotes: n1\nnotes: n2\n");
+               "packages: my-wm\nnotes: n1\nnotes: n2\npacing: --vblank=off\npacing: (pinned)\n");
     struct compositor_profile p;
     char err[1024] = "";
     assert_int_equal(compositor_profile_parse(path, &p, err, sizeof err), 0);
@@ -114,6 +114,7 @@ static void test_compositor_every_key(void **state)
     assert_string_equal(p.resize_trigger, "keyboard");
     assert_string_equal(p.binary, "my-wm"); /* derived past dbus-run-session ... --, env, A=1 */
     assert_string_equal(p.notes, "n1 n2");
+    assert_string_equal(p.pacing, "--vblank=off (pinned)");
     free(p.env[0]);
 }
 

@@ -1,0 +1,76 @@
+"""reports/bench_resize.py: how a captured frame of a resize cell is classified, and the figures."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from reports import bench_resize as br  # noqa: E402
+
+# paint k: [k, w, h, start, end, answers]
+PAINTS = [[0, 320, 200, 0, 1, 0], [1, 330, 200, 10, 11, 1], [2, 340, 210, 20, 21, 1]]
+
+
+def cap(t, row, col, g=(0, 0, 330, 200)):
+    return [t, t, g[0], g[1], g[2], g[3], row, col]
+
+
+class Classify(unittest.TestCase):
+    def test_consistent_when_one_paint_fills_its_own_size(self):
+        c = br.classify(cap(1, [0, 1, 326, 330, 330, -1], [0, 1, 196, 200, 200, -1]), PAINTS)
+        self.assertEqual(c, ("consistent", (330, 200), (330, 200), 0))
+
+    def test_unpainted_strip_after_the_marker_is_stale(self):
+        kind, shown, _, hole = br.classify(cap(1, [0, 0, 316, 320, 330, -1], [0, 0, 196, 200, 200, -1]), PAINTS)
+        self.assertEqual((kind, shown, hole), ("stale", (330, 200), 10 * 200))
+
+    def test_cropped_paint_without_its_marker_is_stale(self):
+        kind, _, _, _ = br.classify(cap(1, [0, 2, 330, -1, 330, -1], [0, 2, 200, -1, 200, -1]), PAINTS)
+        self.assertEqual(kind, "stale")
+
+    def test_marker_where_the_paint_was_not_made_for_is_stale(self):
+        # paint 0 was made for 320x200, shown stretched to 330
+        kind, _, _, _ = br.classify(cap(1, [0, 0, 326, 330, 330, -1], [0, 0, 196, 200, 200, -1]), PAINTS)
+        self.assertEqual(kind, "stale")
+
+    def test_two_paints_in_one_frame_are_torn(self):
+        self.assertEqual(br.classify(cap(1, [0, 1, 326, 330, 330, -1], [0, 2, 206, 210, 210, -1]), PAINTS)[0], "torn")
+        self.assertEqual(br.classify(cap(1, [0, 1, 200, -1, 330, 2], [0, 1, 196, 200, 200, -1]), PAINTS)[0], "torn")
+
+    def test_a_moved_fixed_corner_is_bounced(self):
+        self.assertEqual(br.classify(cap(1, [3, 1, 326, 330, 330, -1], [0, 1, 196, 200, 200, -1]), PAINTS)[0],
+                         "bounced")
+        self.assertEqual(br.classify(cap(1, [0, 1, 326, 330, 330, -1], [0, 1, 196, 200, 200, -1], g=(0, -2, 330, 200)),
+                                     PAINTS)[0], "bounced")
+
+    def test_window_not_on_screen(self):
+        none = [-1, -1, -1, -1, -1, -1]
+        self.assertIsNone(br.classify(cap(1, none, none), PAINTS))
+
+
+class Figures(unittest.TestCase):
+    def trace(self, captures):
+        return {"drive_from": 0.0, "drive_ms": 1000.0, "start_w": 320, "start_h": 200, "paints_log": PAINTS,
+                "motions": [[5.0, 330, 200], [15.0, 340, 210]], "captures": captures, "size_changes": 2,
+                "requests": 2, "answered": 2, "superseded": 0, "grabbed": True, "drawn": 0, "form": "basic",
+                "paints": 3}
+
+    def test_steps_glitch_runs_and_lag(self):
+        f = br.figures(self.trace([
+            cap(1, [0, 0, 316, 320, 320, -1], [0, 0, 196, 200, 200, -1]),
+            cap(9, [0, 0, 316, 320, 330, -1], [0, 0, 196, 200, 200, -1]),    # unpainted strip
+            cap(9.5, [0, 0, 316, 320, 330, -1], [0, 0, 196, 200, 200, -1]),  # the same frame again
+            cap(12, [0, 1, 326, 330, 330, -1], [0, 1, 196, 200, 200, -1]),
+            cap(25, [0, 2, 336, 340, 340, -1], [0, 2, 206, 210, 210, -1]),
+        ]))
+        self.assertEqual(f["frames"], 4)
+        self.assertEqual(f["kinds"], {"consistent": 3, "stale": 1, "torn": 0, "bounced": 0})
+        self.assertEqual(f["glitch_runs"], 1)
+        self.assertEqual(f["glitch_runs_per_step"], 0.5)
+        # the window reaches 330x200 at 9 (stale; asked at 5), 340x210 at 25 (asked at 15)
+        self.assertEqual(sorted(f["lag_values"]), [4.0, 10.0])
+        self.assertEqual(f["steps"], 2)
+        self.assertEqual(f["configure_notify"], {"received": 2, "painted": 2})
+
+
+if __name__ == "__main__":
+    unittest.main()
