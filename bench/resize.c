@@ -19,7 +19,8 @@
  *     one row and one column of the ROOT (the composited screen) through the window's fixed
  *     top-left corner, and the window's geometry from the server, in the same instant.  Each line
  *     is decoded at once (paint number, where the interior ends, where the edge marker ends, how
- *     far the window's pixels reach) and kept in memory.
+ *     far the window's pixels reach, where the backdrop under them is next seen) and kept in
+ *     memory.
  * Every wait is an event or a deadline.  The rows (cell, one `resize` row with the traces,
  * cell-end) are written when the cell ends. */
 #include "bench.h"
@@ -49,6 +50,7 @@
 #define EDGE_PX 4              /* the edge markers' width */
 #define EDGE_MARKER 0xA5u      /* blue byte of an edge colour (frame colours have 0x5A) */
 #define BG_RGB 0x203040u       /* the window's background: what the server fills unpainted area with */
+#define DESK_RGB 0x3C6E1Eu     /* the backdrop behind the window: neither a paint, a marker nor BG_RGB */
 #define PAD 8                  /* the lines start this far before the window's corner */
 #define LINE_W (PAD + W0 + GROW_W + 40)
 #define LINE_H (PAD + H0 + GROW_H + 40)
@@ -100,6 +102,9 @@ struct line_info {
     int16_t marker_end;   /* where its edge marker ends right after (-1: no marker there) */
     int16_t extent;       /* where the window's pixels (paint, marker, background) end */
     int16_t other;        /* another paint number seen on the line (-1: none) */
+    int16_t bare;         /* the first backdrop pixel from the extent on (-1: none): what lies between
+                           * is neither the window's paint nor what is behind it (a decoration, or
+                           * black or garbage where the window has no paint) */
 };
 
 struct capture_rec {
@@ -148,7 +153,7 @@ static uint32_t px_at(const struct capture *cp, const uint8_t *d, int i)
 static struct line_info decode(const struct capture *cp, const uint8_t *d, int len, int n)
 {
     struct line_info li = {.start = -1, .frame = -1, .interior_end = -1, .marker_end = -1, .extent = -1,
-                           .other = -1};
+                           .other = -1, .bare = -1};
     if (len < n * (cp->bpp / 8))
         return li;
     int i = 0;
@@ -182,6 +187,10 @@ static struct line_info decode(const struct capture *cp, const uint8_t *d, int l
             li.other = (int16_t)any;
     }
     li.extent = (int16_t)(e - PAD);
+    while (e < n && px_at(cp, d, e) != DESK_RGB)
+        e++;
+    if (e < n)
+        li.bare = (int16_t)(e - PAD);
     return li;
 }
 
@@ -434,6 +443,7 @@ struct rcell {
     xcb_connection_t *c;
     xcb_screen_t *scr;
     xcb_window_t win;
+    xcb_window_t backdrop;    /* DESK_RGB behind the lines: what shows where the window is not */
     xcb_gcontext_t gc;
     xcb_atom_t atom[A_COUNT];
     xcb_sync_counter_t basic, ext;
@@ -707,7 +717,8 @@ static double ms_of(const struct rcell *rc, int64_t us) { return (double)(us - r
 
 static void write_line(FILE *f, const struct line_info *l)
 {
-    fprintf(f, "[%d,%d,%d,%d,%d,%d]", l->start, l->frame, l->interior_end, l->marker_end, l->extent, l->other);
+    fprintf(f, "[%d,%d,%d,%d,%d,%d,%d]", l->start, l->frame, l->interior_end, l->marker_end, l->extent, l->other,
+            l->bare);
 }
 
 static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, struct cell_result *res)
@@ -760,7 +771,7 @@ static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, s
                 ms_of(rc, rc->paints[i].start_us), ms_of(rc, rc->paints[i].end_us), rc->paints[i].answers);
     fputc(']', r.f);
     /* [damage, sample, gx, gy, gw, gh, row, col]; a line is [start, frame, interior_end,
-     * marker_end, extent, other] in pixels from the window's start corner */
+     * marker_end, extent, other, bare] in pixels from the window's start corner */
     row_key(&r, "captures");
     fputc('[', r.f);
     int n = atomic_load(&rc->cap.n);
@@ -799,6 +810,25 @@ static void read_corner(struct rcell *rc)
         rc->top0 = t->dst_y;
     }
     free(t);
+}
+
+/* A window of a known colour under the capture's lines, at the bottom of the stack (override-
+ * redirect: no WM manages or decorates it; every compositor paints it).  Where the window is not,
+ * the lines show it: a compositor that shows the window at its old size while the server has it
+ * larger (holding the last answered frame: right) shows the backdrop past the old edge, one that
+ * shows the new size with black or garbage in the new area (wrong) does not.  A desktop that is
+ * black, as fake-wm's is, could not tell the two apart. */
+static void create_backdrop(struct rcell *rc)
+{
+    rc->backdrop = xcb_generate_id(rc->c);
+    uint32_t values[2] = {DESK_RGB, 1};
+    xcb_create_window(rc->c, XCB_COPY_FROM_PARENT, rc->backdrop, rc->scr->root, (int16_t)(rc->left0 - PAD),
+                      (int16_t)(rc->top0 - PAD), LINE_W, LINE_H, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT,
+                      rc->scr->root_visual, XCB_CW_BACK_PIXEL | XCB_CW_OVERRIDE_REDIRECT, values);
+    uint32_t below = XCB_STACK_MODE_BELOW; /* no sibling: the bottom of the stack, under every frame */
+    xcb_configure_window(rc->c, rc->backdrop, XCB_CONFIG_WINDOW_STACK_MODE, &below);
+    xcb_map_window(rc->c, rc->backdrop);
+    xcb_flush(rc->c);
 }
 
 /* the lines of the capture fit on the screen from where the window is */
@@ -840,6 +870,7 @@ static const char *run(struct rcell *rc, char *err, size_t errlen)
                  rc->top0);
         return NULL;
     }
+    create_backdrop(rc);
     if (capture_start(&rc->cap, rc->win, rc->left0, rc->top0, err, errlen) < 0)
         return NULL;
     rc->need_paint = true;
@@ -943,6 +974,8 @@ out:
     if (rc->c) {
         if (!xcb_connection_has_error(rc->c) && rc->win) {
             xcb_destroy_window(rc->c, rc->win);
+            if (rc->backdrop)
+                xcb_destroy_window(rc->c, rc->backdrop);
             if (rc->basic)
                 xcb_sync_destroy_counter(rc->c, rc->basic);
             if (rc->ext)
