@@ -195,6 +195,7 @@ int resize_cell_run(const struct cellspec *spec, const struct cell_env *env, str
 struct row_sink {
     FILE *f;
     const char *run_id;
+    const char *dir; /* the rows file's folder: files a row names (thumbnails) are relative to it */
 };
 struct row {
     FILE *f;

@@ -26,6 +26,7 @@
 #include "bench.h"
 #include "clock.h"
 #include "frame-colour.h"
+#include "pngwrite.h"
 #include "proc.h"
 #include "xhelpers.h"
 
@@ -36,6 +37,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xcb/damage.h>
 #include <xcb/xcb_icccm.h>
@@ -66,6 +68,9 @@
 #define GRAB_WAIT_US 2000000
 #define PLACE_WAIT_US 2000000
 #define MOVERESIZE_SIZE_BOTTOMRIGHT 4
+#define THUMBS 3               /* the worst-looking frames of a cell kept as pictures (PNG crops) */
+#define THUMB_FETCHES 12       /* at most this many crops taken per cell: each is a GetImage of about
+                                * 0.8 MB, during which the capture misses frames */
 
 static uint32_t edge_colour(uint32_t k) { return (frame_colour(k) & 0xFFFF00u) | EDGE_MARKER; }
 static int32_t frame_of_edge(uint32_t rgb)
@@ -125,6 +130,13 @@ struct paint_rec {
     bool answers; /* it answered a request */
 };
 
+/* a picture of a frame: the capture's lines' area (LINE_W x LINE_H), 8-bit RGB */
+struct thumb {
+    int index;  /* the capture it shows (-1: none) */
+    long score; /* glitch_score */
+    uint8_t *rgb;
+};
+
 /* ---- the capture thread ---- */
 struct capture {
     pthread_t thread;
@@ -139,6 +151,9 @@ struct capture {
     struct capture_rec *recs;
     atomic_int n;
     atomic_bool shown; /* a capture saw a paint at the window's corner */
+    struct thumb thumbs[THUMBS];
+    int fetches;
+    int deco_row, deco_col; /* the decoration's width past the markers, settled (-1: not seen yet) */
 };
 
 static uint32_t px_at(const struct capture *cp, const uint8_t *d, int i)
@@ -194,6 +209,103 @@ static struct line_info decode(const struct capture *cp, const uint8_t *d, int l
     return li;
 }
 
+/* ---- pictures of the worst-looking frames ---- */
+static bool marker_short(const struct line_info *l, int edge, int deco)
+{
+    /* the markers end before the server's edge, and the backdrop does not follow them (past the
+     * decoration): black or garbage, or background, up to the edge (reports/bench_resize.py) */
+    return l->marker_end > 0 && l->marker_end < edge && !(l->bare >= 0 && l->bare - l->marker_end <= deco);
+}
+
+static void learn_decoration(struct capture *cp, const struct capture_rec *r)
+{
+    if (cp->deco_row < 0 && r->row.marker_end == r->gw && r->row.extent == r->gw && r->row.bare >= 0)
+        cp->deco_row = r->row.bare - r->row.marker_end;
+    if (cp->deco_col < 0 && r->col.marker_end == r->gh && r->col.extent == r->gh && r->col.bare >= 0)
+        cp->deco_col = r->col.bare - r->col.marker_end;
+}
+
+/* How wrong a frame looks from its two lines (0: it looks consistent): the window's area its paint
+ * does not cover (or all of it: two paints, a moved corner, no paint at the corner), at least 1
+ * for a missing marker.  It only picks which frames get a picture; the report classifies them. */
+static long glitch_score(const struct capture *cp, const struct capture_rec *r)
+{
+    const struct line_info *a = &r->row, *b = &r->col;
+    if (a->start < 0 && b->start < 0)
+        return 0; /* not on screen */
+    long whole = (long)(a->extent > r->gw ? a->extent : r->gw) * (b->extent > r->gh ? b->extent : r->gh);
+    if (a->start != 0 || b->start != 0 || r->gx || r->gy || a->frame < 0 || a->frame != b->frame ||
+        a->other >= 0 || b->other >= 0)
+        return whole > 0 ? whole : 1;
+    int sw = marker_short(a, r->gw, cp->deco_row < 0 ? 0 : cp->deco_row) ? r->gw : a->extent;
+    int sh = marker_short(b, r->gh, cp->deco_col < 0 ? 0 : cp->deco_col) ? r->gh : b->extent;
+    int pw = a->marker_end > 0 ? a->marker_end : a->interior_end;
+    int ph = b->marker_end > 0 ? b->marker_end : b->interior_end;
+    long hole = (long)sw * sh - (long)pw * ph;
+    if (hole > 0)
+        return hole;
+    return a->marker_end < 0 || b->marker_end < 0 ? 1 : 0;
+}
+
+/* the slot a frame of this score takes: a free one, else the least bad if it is worse (-1: none) */
+static int thumb_slot(const struct capture *cp, long score)
+{
+    int least = 0;
+    for (int i = 0; i < THUMBS; i++) {
+        if (cp->thumbs[i].index < 0)
+            return i;
+        if (cp->thumbs[i].score < cp->thumbs[least].score)
+            least = i;
+    }
+    return score > cp->thumbs[least].score ? least : -1;
+}
+
+/* the crop's own row and column, decoded as the capture's lines were: the same frame? */
+static bool crop_matches(const struct capture *cp, const uint8_t *d, int stride, const struct capture_rec *r)
+{
+    int bytes = cp->bpp / 8;
+    struct line_info row = decode(cp, d + (size_t)(PAD + INSET) * (size_t)stride, LINE_W * bytes, LINE_W);
+    uint8_t col_px[LINE_H * 4];
+    for (int y = 0; y < LINE_H; y++)
+        memcpy(col_px + y * bytes, d + (size_t)y * (size_t)stride + (size_t)(PAD + INSET) * (size_t)bytes,
+               (size_t)bytes);
+    struct line_info col = decode(cp, col_px, LINE_H * bytes, LINE_H);
+    return memcmp(&row, &r->row, sizeof row) == 0 && memcmp(&col, &r->col, sizeof col) == 0;
+}
+
+/* A capture that looks glitched and is among the worst so far: the area of its lines taken as a
+ * picture right after it (the lines were read under a grab that is over; the crop is kept only if
+ * its own row and column decode the same, so it shows that very frame). */
+static void maybe_thumb(struct capture *cp, const struct capture_rec *r, int index)
+{
+    long score = glitch_score(cp, r);
+    int slot = score > 0 && cp->fetches < THUMB_FETCHES ? thumb_slot(cp, score) : -1;
+    if (slot < 0)
+        return;
+    cp->fetches++;
+    xcb_get_image_reply_t *img = xcb_get_image_reply(
+        cp->c, xcb_get_image(cp->c, XCB_IMAGE_FORMAT_Z_PIXMAP, cp->root, (int16_t)(cp->left0 - PAD),
+                             (int16_t)(cp->top0 - PAD), LINE_W, LINE_H, ~0u), NULL);
+    int len = img ? xcb_get_image_data_length(img) : 0, stride = len / LINE_H, bytes = cp->bpp / 8;
+    const uint8_t *d = img ? xcb_get_image_data(img) : NULL;
+    if (!img || bytes < 3 || bytes > 4 || stride < LINE_W * bytes || !crop_matches(cp, d, stride, r)) {
+        free(img);
+        return;
+    }
+    struct thumb *t = &cp->thumbs[slot];
+    if (!t->rgb)
+        t->rgb = malloc((size_t)LINE_W * LINE_H * 3);
+    for (int y = 0; y < LINE_H; y++)
+        for (int x = 0; x < LINE_W; x++) {
+            uint32_t p = px_at(cp, d + (size_t)y * (size_t)stride, x);
+            uint8_t *o = t->rgb + ((size_t)y * LINE_W + (size_t)x) * 3;
+            o[0] = (uint8_t)(p >> 16), o[1] = (uint8_t)(p >> 8), o[2] = (uint8_t)p;
+        }
+    t->index = index;
+    t->score = score;
+    free(img);
+}
+
 static void capture_once(struct capture *cp, int64_t damage_us)
 {
     int k = atomic_load(&cp->n);
@@ -225,6 +337,8 @@ static void capture_once(struct capture *cp, int64_t damage_us)
         if (r->row.frame >= 0 && r->row.start == 0)
             atomic_store(&cp->shown, true);
         atomic_store(&cp->n, k + 1);
+        learn_decoration(cp, r);
+        maybe_thumb(cp, r, k);
     }
     free(ri);
     free(ci);
@@ -284,6 +398,9 @@ static void capture_stop(struct capture *cp)
 static int capture_start(struct capture *cp, xcb_window_t win, int left0, int top0, char *err, size_t errlen)
 {
     cp->stop[0] = cp->stop[1] = -1;
+    cp->deco_row = cp->deco_col = -1;
+    for (int i = 0; i < THUMBS; i++)
+        cp->thumbs[i].index = -1;
     cp->c = xcb_connect(NULL, NULL);
     if (xcb_connection_has_error(cp->c)) {
         snprintf(err, errlen, "the capture cannot connect to the X server");
@@ -721,6 +838,36 @@ static void write_line(FILE *f, const struct line_info *l)
             l->bare);
 }
 
+/* the kept pictures as PNG files in the rows' folder, thumbs/RUNID-CELL-K.png (worst first), and
+ * the row's "thumbs": [[capture index, path relative to that folder], ...]; a file that cannot be
+ * written is left out, with a message */
+static void write_thumbs(struct rcell *rc, struct row *r)
+{
+    struct thumb *t = rc->cap.thumbs;
+    for (int i = 1; i < THUMBS; i++) /* worst first */
+        for (int j = i; j > 0 && t[j].index >= 0 && (t[j - 1].index < 0 || t[j].score > t[j - 1].score); j--) {
+            struct thumb x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    const char *dir = rc->env->rows->dir ? rc->env->rows->dir : ".";
+    char path[4096], rel[512], err[256];
+    snprintf(path, sizeof path, "%s/thumbs", dir);
+    mkdir(path, 0777);
+    row_key(r, "thumbs");
+    fputc('[', r->f);
+    for (int i = 0, n = 0; i < THUMBS && t[i].index >= 0; i++) {
+        snprintf(rel, sizeof rel, "thumbs/%s-%s-%d.png", rc->env->rows->run_id, rc->spec->name, i);
+        snprintf(path, sizeof path, "%s/%s", dir, rel);
+        if (png_write_rgb(path, LINE_W, LINE_H, t[i].rgb, err, sizeof err) < 0) {
+            fprintf(stderr, "framesync-bench: %s: no thumbnail: %s\n", rc->spec->name, err);
+            continue;
+        }
+        fprintf(r->f, "%s[%d,\"%s\"]", n++ ? "," : "", t[i].index, rel);
+    }
+    fputc(']', r->f);
+}
+
 static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, struct cell_result *res)
 {
     const struct row_sink *out = rc->env->rows;
@@ -785,6 +932,7 @@ static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, s
         fputc(']', r.f);
     }
     fputc(']', r.f);
+    write_thumbs(rc, &r);
     row_end(&r);
 
     row_begin(&r, out, "cell-end");
@@ -988,6 +1136,8 @@ out:
         xcb_disconnect(rc->drv.c);
     free(rc->paints);
     free(rc->cap.recs);
+    for (int i = 0; i < THUMBS; i++)
+        free(rc->cap.thumbs[i].rgb);
     free(rc->drv.recs);
     free(rc);
     return rcode;

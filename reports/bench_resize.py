@@ -220,4 +220,19 @@ def figures(trace):
         "grabbed": trace["grabbed"],
         "drawn_messages": trace["drawn"],
         "timeline": timeline,
+        "thumbs": thumbs(trace, border),
     }
+
+
+def thumbs(trace, border):
+    """The pictures framesync-bench kept of the worst-looking frames (the row's thumbs: [capture
+    index, PNG path relative to the rows' folder]) that are glitched, worst first:
+    [{file, t (ms since the drive began), kind, shown [w, h], unpainted}]."""
+    out = []
+    caps = trace["captures"]
+    for index, path in trace.get("thumbs", []):
+        c = classify(caps[index], trace["paints_log"], border) if 0 <= index < len(caps) else None
+        if c and c[0] in GLITCHES:
+            out.append({"file": path, "t": round(caps[index][0] - trace["drive_from"], 3), "kind": c[0],
+                        "shown": list(c[1]), "unpainted": c[3]})
+    return out

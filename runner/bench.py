@@ -300,6 +300,7 @@ class Bench:
                 os.unlink(os.path.join(self.out, name))
             except FileNotFoundError:
                 pass
+        shutil.rmtree(os.path.join(self.out, "thumbs"), ignore_errors=True)  # the resize cells' pictures
 
     def one_round(self, rep, cells):
         """Every compositor once (in the rotated order), each with the given cells."""

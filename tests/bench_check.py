@@ -21,7 +21,8 @@ and the resize cells (bench/resize.c, reports/bench_resize.py):
   resize-early   fake-wm --inject show-before-paint=4 (every 4th synced resize shown before the
                  client painted it) gives glitch runs on 1/4 of the resize steps, +- 5 % of that
                  (two sessions pooled; fake-wm at 30 paints a second, so each such frame stays on
-                 screen 33 ms, long enough to be read on a loaded machine)
+                 screen 33 ms, long enough to be read on a loaded machine); the cells keep PNG
+                 pictures of their worst stale frames
   resize-nowait  fake-wm --inject configure-before-answer=3 (every 3rd synced step of the pointer
                  resize is configured and shown at once, painted for the old size, and its answer not
                  waited for) gives glitch runs on 1/3 of the resize steps, +- 5 % of that (pooled and
@@ -242,6 +243,7 @@ def injected_glitch_rate(tmp, name, injection, n):
     two sessions pooled; requests the WM went on without (timed out) are shown too."""
     cell = "resize-ptr60-basic-1"
     runs = steps = other = unanswered = 0
+    pictures = []
     for _ in range(2):
         t = resize_session(tmp, "fake-wm --refresh-hz 30 --inject %s=%d" % (injection, n), [cell], passes=2)[cell]
         f = bench_resize.figures(t)
@@ -249,10 +251,14 @@ def injected_glitch_rate(tmp, name, injection, n):
         steps += t["size_changes"]
         other += f["kinds"]["torn"] + f["kinds"]["bounced"]
         unanswered += f["requests"]["timed_out"]
+        pictures += [th for th in f["thumbs"] if th["kind"] == "stale"]
     rate = runs / steps if steps else 0
-    check(name, abs(rate - 1 / n) <= 0.05 / n and other == 0 and steps >= 200,
+    # the pictures of the worst glitched frames: PNG files next to the rows
+    pngs = sum(1 for th in pictures if open(os.path.join(tmp, th["file"]), "rb").read(8) == b"\x89PNG\r\n\x1a\n")
+    check(name, abs(rate - 1 / n) <= 0.05 / n and other == 0 and steps >= 200 and pngs >= 2,
           "%s=%d: %d glitch runs over %d resize steps = %.4f (1/%d = %.4f +- 5 %%), %d torn or bounced, "
-          "%d requests timed out" % (injection, n, runs, steps, rate, n, 1 / n, other, unanswered))
+          "%d requests timed out; %d pictures of stale frames (PNG)" % (
+              injection, n, runs, steps, rate, n, 1 / n, other, unanswered, pngs))
 
 
 def resize_early(tmp, n=4):

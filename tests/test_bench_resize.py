@@ -107,5 +107,17 @@ class Figures(unittest.TestCase):
         self.assertEqual(f["configure_notify"], {"received": 2, "painted": 2})
 
 
+    def test_thumbnails_of_glitched_frames_only(self):
+        t = self.trace([
+            cap(1, [0, 1, 326, 330, 330, -1, 330], [0, 1, 196, 200, 200, -1, 200]),                    # consistent
+            cap(9, [0, 1, 326, 330, 330, -1, 340], [0, 1, 196, 200, 200, -1, 210], g=(0, 0, 340, 210)),  # black strip
+        ])
+        t["thumbs"] = [[1, "thumbs/a.png"], [0, "thumbs/b.png"], [7, "thumbs/gone.png"]]
+        self.assertEqual(br.figures(t)["thumbs"], [{"file": "thumbs/a.png", "t": 9, "kind": "stale",
+                                                     "shown": [340, 210], "unpainted": 340 * 210 - 330 * 200}])
+        del t["thumbs"]  # rows from before the pictures
+        self.assertEqual(br.figures(t)["thumbs"], [])
+
+
 if __name__ == "__main__":
     unittest.main()
