@@ -452,6 +452,7 @@ struct driver {
     struct motion_rec *recs;
     int n;
     int64_t t0_us;           /* when the motion began (set before the thread's first motion) */
+    int64_t ran_us;          /* how long it drove: duration_us, or less when stopped (interrupted) */
     bool grabbed;            /* the WM took the pointer grab after _NET_WM_MOVERESIZE */
     atomic_bool done;
 };
@@ -516,10 +517,15 @@ static void *driver_run(void *arg)
     d->t0_us = clock_now_us();
     int64_t period = 1000000 / d->rs->hz;
     int lx = 0, ly = 0;
+    bool stopped = false;
     for (int64_t i = 1;; i++) {
         int64_t due = d->t0_us + i * period;
-        if (due > d->t0_us + d->duration_us || !driver_wait(d, due))
+        if (due > d->t0_us + d->duration_us)
             break;
+        if (!driver_wait(d, due)) {
+            stopped = true;
+            break;
+        }
         int dx, dy;
         int64_t in_pass = (due - d->t0_us) % ((int64_t)PATH_MS * 1000);
         path_at(due - d->t0_us >= d->duration_us ? 1.0 : (double)in_pass / (PATH_MS * 1000.0), &dx, &dy);
@@ -538,6 +544,8 @@ static void *driver_run(void *arg)
             d->recs[d->n++] = (struct motion_rec){.t_us = clock_now_us(), .w = (int16_t)(W0 + dx),
                                                   .h = (int16_t)(H0 + dy)};
     }
+    /* an interrupted cell keeps its rows: its rates are over the time it drove */
+    d->ran_us = stopped ? clock_now_us() - d->t0_us : d->duration_us;
     if (d->rs->trigger == RT_POINTER) {
         xcb_test_fake_input(d->c, XCB_BUTTON_RELEASE, 1, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
         xh_round_trip(d->c);
@@ -894,7 +902,8 @@ static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, s
     row_int(&r, "edge_px", EDGE_PX);
     row_bool(&r, "grabbed", rc->drv.grabbed);
     row_num(&r, "drive_from", rc->drv.t0_us ? ms_of(rc, rc->drv.t0_us) : 0.0);
-    row_num(&r, "drive_ms", (double)rc->drv.duration_us / 1000.0);
+    double drove_ms = rc->drv.t0_us ? (double)rc->drv.ran_us / 1000.0 : 0.0;
+    row_num(&r, "drive_ms", drove_ms);
     row_int(&r, "configures", rc->configures);
     row_int(&r, "size_changes", rc->size_changes);
     row_int(&r, "paints", rc->npaints);
@@ -940,7 +949,7 @@ static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, s
     row_str(&r, "ended_by", ended_by);
     row_str(&r, "paced_on", "resize");
     row_num(&r, "wall_ms", wall_ms);
-    row_num(&r, "measured_ms", (double)rc->drv.duration_us / 1000.0);
+    row_num(&r, "measured_ms", drove_ms);
     row_int(&r, "frames", n);
     row_end(&r);
     res->frames = n;

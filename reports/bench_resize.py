@@ -112,7 +112,10 @@ def motion_lag(motions, t, size, start):
 
 
 def frames_of(trace):
-    """The distinct frames of the drive: [(time, capture)]."""
+    """The distinct frames of the drive: [(time, capture)]; none when it never began (a cell
+    interrupted before its drive)."""
+    if trace["drive_ms"] <= 0:
+        return []
     t0 = trace["drive_from"]
     t1 = t0 + trace["drive_ms"] + SETTLE_MS
     out, last = [], None

@@ -14,7 +14,9 @@ the exit status is 1 when any check fails.
   self           fake-wm against itself, through ./run-tests.sh --bench: every ratio's 95 %
                  interval contains 1, and bench.json keeps its contract
   input          bad options are refused with a message (exit 2)
-  interrupt      SIGINT keeps what was measured (bench.jsonl rows, bench.json marked interrupted)
+  interrupt      SIGINT keeps what was measured (bench.jsonl rows, bench.json marked interrupted);
+                 in the middle of a resize cell's drive, its rows are kept and its rates are over the
+                 time it drove
 and the resize cells (bench/resize.c, reports/bench_resize.py):
   resize-sync    fake-wm with a client that answers in the basic, draft and de-facto form shows 0
                  glitch frames; the client that takes no part (the control) shows stale ones
@@ -207,6 +209,34 @@ def interrupt(tmp):
               first.strip(), rc, frames, doc.get("interrupted")))
 
 
+def interrupt_resize(tmp, steps=10):
+    """SIGINT in the middle of a resize cell's drive (once fake-wm has logged `steps` steps of the
+    pointer resize): the cell's rows are kept, and its rates are over the time it drove."""
+    out = os.path.join(tmp, "interrupted-resize")
+    cell = "resize-ptr60-basic-1"
+    p = subprocess.Popen(RUNNER + ["--bench-cells", cell, "--bench-time", "20", "--out", out], cwd=ROOT,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = os.path.join(out, "logs", "bench", "w0-r0.compositor.log")
+    deadline, seen = time.monotonic() + 60, 0
+    while seen < steps and time.monotonic() < deadline and p.poll() is None:
+        try:
+            seen = open(log).read().count("pointer resize: ")
+        except FileNotFoundError:
+            pass
+        time.sleep(0.02)  # polling a log file: there is no event to wait on
+    p.send_signal(signal.SIGINT)
+    rc = p.wait(timeout=60)
+    rows = bench_summary.read_rows(os.path.join(out, "bench.jsonl"))
+    trace = next((r for r in rows if r.get("kind") == "resize"), None)
+    end = next((r for r in rows if r.get("kind") == "cell-end"), {})
+    f = bench_resize.figures(trace) if trace else None
+    ok = rc == 130 and f is not None and end.get("ended_by") == "interrupted" and \
+        0 < trace["drive_ms"] < RESIZE_PASS_MS and f["frames"] >= 5 and f["frames_per_s"] >= 20
+    check("interrupt", ok, "SIGINT after %d steps of %s: exit %d, resize row %s, ended by %s, drove %s ms of %d, "
+          "%s frames/s" % (seen, cell, rc, "kept" if trace else "lost", end.get("ended_by"),
+                          trace and trace["drive_ms"], RESIZE_PASS_MS, f and f["frames_per_s"]))
+
+
 # ---- the resize cells ----
 RESIZE_SYNCED = ("resize-ptr125-basic-8", "resize-ptr125-draft-8", "resize-ptr125-defacto-8")
 RESIZE_PASS_MS = 2700   # one pass of the path (bench/resize.c PATH_MS)
@@ -327,7 +357,7 @@ def resize_order(tmp):
 def main():
     start = time.monotonic()
     steps = (paint_delay_sweep, drawn_delay, compress, deadline, self_vs_self, bad_input, interrupt,
-             resize_sync, resize_early, resize_nowait, resize_lag, resize_drop)
+             interrupt_resize, resize_sync, resize_early, resize_nowait, resize_lag, resize_drop)
     if sys.argv[1:] == ["--compositors"]:
         steps = (resize_order,)
     elif sys.argv[1:2] == ["--only"]:  # --only STEP[,STEP...]: some steps, by function name
