@@ -68,6 +68,15 @@
 #define GRAB_WAIT_US 2000000
 #define PLACE_WAIT_US 2000000
 #define MOVERESIZE_SIZE_BOTTOMRIGHT 4
+#define MOVERESIZE_SIZE_KEYBOARD 9 /* EWMH: 8 is MOVE, 9 SIZE_KEYBOARD, 10 MOVE_KEYBOARD */
+#define KEY_ANSWER_US 100000   /* a key press with no size change by then did nothing (openbox:
+                                * the first key of an axis picks the edge); the next may go */
+#define STEP_GUESS 8           /* what a key is taken to change before one did (openbox's KEY_DIST) */
+#define XK_LEFT 0xff51
+#define XK_UP 0xff52
+#define XK_RIGHT 0xff53
+#define XK_DOWN 0xff54
+#define XK_RETURN 0xff0d
 #define THUMBS 3               /* the worst-looking frames of a cell kept as pictures (PNG crops) */
 #define THUMB_FETCHES 12       /* at most this many crops taken per cell: each is a GetImage of about
                                 * 0.8 MB, during which the capture misses frames */
@@ -453,8 +462,16 @@ struct driver {
     int n;
     int64_t t0_us;           /* when the motion began (set before the thread's first motion) */
     int64_t ran_us;          /* how long it drove: duration_us, or less when stopped (interrupted) */
-    bool grabbed;            /* the WM took the pointer grab after _NET_WM_MOVERESIZE */
+    bool grabbed;            /* the WM took the pointer (keyboard) grab after _NET_WM_MOVERESIZE */
     atomic_bool done;
+    /* kbdHZ: the window's size from its ConfigureNotify; what a key last changed on each axis; the
+     * axis of the last key; the last key press, and whether its change is still to come */
+    int cw, ch, step_w, step_h;
+    bool last_wide, key_pending;
+    int keys;
+    int64_t key_at;
+    xcb_get_keyboard_mapping_reply_t *keymap;
+    uint8_t keymap_min;
 };
 
 /* wait until `until` or a stop; false on a stop */
@@ -509,11 +526,129 @@ static void driver_begin_pointer(struct driver *d)
             return;
 }
 
+/* ---- kbdHZ: _NET_WM_MOVERESIZE_SIZE_KEYBOARD, then the arrow keys by XTEST ---- */
+static xcb_keycode_t keycode_of(const struct driver *d, xcb_keysym_t sym)
+{
+    if (!d->keymap)
+        return 0;
+    int per = d->keymap->keysyms_per_keycode, n = xcb_get_keyboard_mapping_keysyms_length(d->keymap);
+    const xcb_keysym_t *syms = xcb_get_keyboard_mapping_keysyms(d->keymap);
+    for (int i = 0; per > 0 && i < n; i++)
+        if (syms[i] == sym)
+            return (xcb_keycode_t)(d->keymap_min + i / per);
+    return 0;
+}
+
+static void press(struct driver *d, xcb_keysym_t sym)
+{
+    xcb_keycode_t k = keycode_of(d, sym);
+    xcb_test_fake_input(d->c, XCB_KEY_PRESS, k, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
+    xcb_test_fake_input(d->c, XCB_KEY_RELEASE, k, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
+    xcb_flush(d->c);
+}
+
+/* another client holds the keyboard grab (as pointer_grabbed) */
+static bool keyboard_grabbed(struct driver *d)
+{
+    xcb_grab_keyboard_cookie_t ck =
+        xcb_grab_keyboard(d->c, 0, d->root, 1, XCB_GRAB_MODE_ASYNC, XCB_GRAB_MODE_ASYNC);
+    xcb_ungrab_keyboard(d->c, XCB_CURRENT_TIME);
+    xcb_grab_keyboard_reply_t *r = xcb_grab_keyboard_reply(d->c, ck, NULL);
+    uint8_t status = r ? r->status : XCB_GRAB_STATUS_INVALID_TIME;
+    free(r);
+    return status == XCB_GRAB_STATUS_ALREADY_GRABBED || status == XCB_GRAB_STATUS_FROZEN;
+}
+
+/* The window's ConfigureNotify events read so far: its size (cw, ch).  A change of size is what
+ * the last key press asked for (motion_rec at the press's time): the WM decides what a key does
+ * (its step, or nothing for a key that picks an edge), so the driver records what came of it. */
+static void read_sizes(struct driver *d)
+{
+    xcb_generic_event_t *e;
+    while ((e = xcb_poll_for_event(d->c))) {
+        xcb_configure_notify_event_t *c = (xcb_configure_notify_event_t *)e;
+        if ((e->response_type & 0x7f) == XCB_CONFIGURE_NOTIFY && c->window == d->win &&
+            (c->width != d->cw || c->height != d->ch)) {
+            if (c->width != d->cw)
+                d->step_w = abs(c->width - d->cw);
+            if (c->height != d->ch)
+                d->step_h = abs(c->height - d->ch);
+            d->cw = c->width, d->ch = c->height;
+            d->key_pending = false;
+            if (d->n < MAX_MOTIONS && d->key_at)
+                d->recs[d->n++] = (struct motion_rec){.t_us = d->key_at, .w = (int16_t)d->cw, .h = (int16_t)d->ch};
+        }
+        free(e);
+    }
+}
+
+static void driver_begin_keyboard(struct driver *d)
+{
+    uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY; /* the window's size: what one key changes */
+    xcb_change_window_attributes(d->c, d->win, XCB_CW_EVENT_MASK, &mask);
+    const xcb_setup_t *setup = xcb_get_setup(d->c);
+    d->keymap_min = setup->min_keycode;
+    d->keymap = xcb_get_keyboard_mapping_reply(
+        d->c, xcb_get_keyboard_mapping(d->c, setup->min_keycode, (uint8_t)(setup->max_keycode - setup->min_keycode + 1)),
+        NULL);
+    d->cw = W0;
+    d->ch = H0;
+    d->step_w = d->step_h = STEP_GUESS;
+    xcb_client_message_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.response_type = XCB_CLIENT_MESSAGE;
+    ev.window = d->win;
+    ev.format = 32;
+    ev.type = d->moveresize;
+    ev.data.data32[0] = (uint32_t)d->corner_x;
+    ev.data.data32[1] = (uint32_t)d->corner_y;
+    ev.data.data32[2] = MOVERESIZE_SIZE_KEYBOARD;
+    ev.data.data32[3] = 0; /* no button */
+    ev.data.data32[4] = 1;
+    xcb_send_event(d->c, 0, d->root, XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY,
+                   (const char *)&ev);
+    xcb_flush(d->c);
+    int64_t until = clock_now_us() + GRAB_WAIT_US;
+    while (!(d->grabbed = keyboard_grabbed(d)) && clock_now_us() < until)
+        if (!driver_wait(d, clock_now_us() + 5000))
+            return;
+}
+
+/* One key toward the path's size (tw, th) from the window's, once the last key's change came (or
+ * KEY_ANSWER_US passed): on the axis of the last key while it is half a step or more away, else on
+ * the other.  The first key on an axis is its growing one (Right, Down) whatever the path wants:
+ * openbox and marco take that key as picking the edge the keys move (the right or bottom one: the
+ * top-left corner stays), where Left or Up would pick the left or top edge; fake-wm grows by it,
+ * and the next keys take it back.  Nothing is waited for after it (it may do nothing). */
+static void key_toward(struct driver *d, int tw, int th)
+{
+    read_sizes(d);
+    int64_t now = clock_now_us();
+    if (d->key_pending && now < d->key_at + KEY_ANSWER_US)
+        return;
+    int ew = tw - d->cw, eh = th - d->ch;
+    bool far_w = 2 * abs(ew) >= d->step_w, far_h = 2 * abs(eh) >= d->step_h;
+    if (!far_w && !far_h)
+        return;
+    bool wide = d->keys && d->last_wide ? far_w : !far_h;
+    bool picks_edge = !d->keys || wide != d->last_wide;
+    if (picks_edge)
+        press(d, wide ? XK_RIGHT : XK_DOWN);
+    else
+        press(d, wide ? (ew > 0 ? XK_RIGHT : XK_LEFT) : (eh > 0 ? XK_DOWN : XK_UP));
+    d->keys++;
+    d->last_wide = wide;
+    d->key_pending = !picks_edge;
+    d->key_at = now;
+}
+
 static void *driver_run(void *arg)
 {
     struct driver *d = arg;
     if (d->rs->trigger == RT_POINTER)
         driver_begin_pointer(d);
+    else if (d->rs->trigger == RT_KEYBOARD)
+        driver_begin_keyboard(d);
     d->t0_us = clock_now_us();
     int64_t period = 1000000 / d->rs->hz;
     int lx = 0, ly = 0;
@@ -529,6 +664,10 @@ static void *driver_run(void *arg)
         int dx, dy;
         int64_t in_pass = (due - d->t0_us) % ((int64_t)PATH_MS * 1000);
         path_at(due - d->t0_us >= d->duration_us ? 1.0 : (double)in_pass / (PATH_MS * 1000.0), &dx, &dy);
+        if (d->rs->trigger == RT_KEYBOARD) {
+            key_toward(d, W0 + dx, H0 + dy);
+            continue;
+        }
         if (dx == lx && dy == ly)
             continue; /* a mouse reports motion, not its stillness */
         lx = dx, ly = dy;
@@ -549,6 +688,10 @@ static void *driver_run(void *arg)
     if (d->rs->trigger == RT_POINTER) {
         xcb_test_fake_input(d->c, XCB_BUTTON_RELEASE, 1, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
         xh_round_trip(d->c);
+    } else if (d->rs->trigger == RT_KEYBOARD) {
+        press(d, XK_RETURN); /* ends the keyboard resize where it is */
+        xh_round_trip(d->c);
+        read_sizes(d);       /* the changes of the last keys */
     }
     atomic_store(&d->done, true);
     return NULL;
@@ -892,7 +1035,9 @@ static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, s
 
     row_begin(&r, out, "resize");
     row_str(&r, "cell", rc->spec->name);
-    row_str(&r, "trigger", rc->rs->trigger == RT_POINTER ? "pointer" : "configure");
+    row_str(&r, "trigger", rc->rs->trigger == RT_POINTER    ? "pointer"
+                           : rc->rs->trigger == RT_KEYBOARD ? "keyboard"
+                                                            : "configure");
     row_int(&r, "hz", rc->rs->hz);
     row_str(&r, "form", resize_form_name(rc->rs->form));
     row_int(&r, "paint_ms", rc->rs->paint_ms);
@@ -1148,6 +1293,7 @@ out:
     for (int i = 0; i < THUMBS; i++)
         free(rc->cap.thumbs[i].rgb);
     free(rc->drv.recs);
+    free(rc->drv.keymap);
     free(rc);
     return rcode;
 }

@@ -19,7 +19,8 @@ the exit status is 1 when any check fails.
                  time it drove
 and the resize cells (bench/resize.c, reports/bench_resize.py):
   resize-sync    fake-wm with a client that answers in the basic, draft and de-facto form shows 0
-                 glitch frames; the client that takes no part (the control) shows stale ones
+                 glitch frames, resized by the pointer and (basic) by the keyboard; the client that
+                 takes no part (the control) shows stale ones
   resize-early   fake-wm --inject show-before-paint=4 (every 4th synced resize shown before the
                  client painted it) gives glitch runs on 1/4 of the resize steps, +- 5 % of that
                  (two sessions pooled; fake-wm at 30 paints a second, so each such frame stays on
@@ -238,7 +239,7 @@ def interrupt_resize(tmp, steps=10):
 
 
 # ---- the resize cells ----
-RESIZE_SYNCED = ("resize-ptr125-basic-8", "resize-ptr125-draft-8", "resize-ptr125-defacto-8")
+RESIZE_SYNCED = ("resize-ptr125-basic-8", "resize-ptr125-draft-8", "resize-ptr125-defacto-8", "resize-kbd60-basic-8")
 RESIZE_PASS_MS = 2700   # one pass of the path (bench/resize.c PATH_MS)
 
 
