@@ -588,9 +588,8 @@ static void driver_begin_keyboard(struct driver *d)
     xcb_change_window_attributes(d->c, d->win, XCB_CW_EVENT_MASK, &mask);
     const xcb_setup_t *setup = xcb_get_setup(d->c);
     d->keymap_min = setup->min_keycode;
-    d->keymap = xcb_get_keyboard_mapping_reply(
-        d->c, xcb_get_keyboard_mapping(d->c, setup->min_keycode, (uint8_t)(setup->max_keycode - setup->min_keycode + 1)),
-        NULL);
+    uint8_t count = (uint8_t)(setup->max_keycode - setup->min_keycode + 1);
+    d->keymap = xcb_get_keyboard_mapping_reply(d->c, xcb_get_keyboard_mapping(d->c, setup->min_keycode, count), NULL);
     d->cw = W0;
     d->ch = H0;
     d->step_w = d->step_h = STEP_GUESS;

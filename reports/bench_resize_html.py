@@ -137,12 +137,13 @@ def section(doc, rows, h):
         return ""
     parts = ["<h2>Resize</h2>",
              "<p>One window resized along a fixed path (grow right, grow down, shrink diagonally), by the "
-             "pointer (_NET_WM_MOVERESIZE, XTEST motion) or by its own ConfigureRequests. Each frame the "
-             "compositor showed is read off the root with the window's geometry: <b>consistent</b> (one paint, "
-             "made for the size shown), <b>stale</b> (a paint for another size: cropped, an unpainted strip, "
-             "stretched), <b>torn</b> (two paints in one frame), <b>bounced</b> (the fixed corner moved). Steps are "
-             "changes of the size shown; lag is from the pointer asking for a size to the first frame showing "
-             "it. Figures are medians over the repetitions; ratios to the first compositor with bootstrap 95 % "
+             "pointer (_NET_WM_MOVERESIZE, XTEST motion), by the keyboard (arrow keys) or by its own "
+             "ConfigureRequests. Each frame the compositor showed is read off the root with the window's geometry: "
+             "<b>consistent</b> (one paint, made for the size shown, and the window ending where the server has "
+             "it), <b>stale</b> (a paint for another size: cropped, an unpainted strip of background, black or "
+             "garbage, stretched), <b>torn</b> (two paints in one frame), <b>bounced</b> (the fixed corner moved). "
+             "Steps are changes of the size shown; lag is from the pointer asking for a size to the first frame "
+             "showing it. Figures are medians over the repetitions; ratios to the first compositor with bootstrap 95 % "
              "intervals.</p>", table(doc, h)]
     for c in cells:
         parts += [size_over_time(doc, rows, c, h), lag_cdf(doc, rows, c, h)]
