@@ -31,11 +31,11 @@ enum load { LOAD_IDLE, LOAD_STRESS };
 
 /* a resize cell, resize-TRIGGER-FORM-PAINTMS[-slow] (resize.c): how the resize is driven, how the
  * client takes part, what a paint costs it */
-enum resize_trigger { RT_POINTER, RT_CONFIGURE };
+enum resize_trigger { RT_POINTER, RT_CONFIGURE, RT_KEYBOARD };
 enum resize_form { RF_BASIC, RF_DRAFT, RF_DEFACTO, RF_NONE };
 struct resize_spec {
     enum resize_trigger trigger;
-    int hz;                   /* pointer motions (or ConfigureRequests) per second */
+    int hz;                   /* pointer motions (ConfigureRequests, key presses at most) per second */
     enum resize_form form;
     int paint_ms;             /* what one paint costs the client */
     bool slow;                /* the answer comes SLOW_ANSWER_MS after the paint */
@@ -195,6 +195,7 @@ int resize_cell_run(const struct cellspec *spec, const struct cell_env *env, str
 struct row_sink {
     FILE *f;
     const char *run_id;
+    const char *dir; /* the rows file's folder: files a row names (thumbnails) are relative to it */
 };
 struct row {
     FILE *f;

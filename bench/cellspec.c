@@ -48,8 +48,8 @@ static int whole(const char *s, int lo, int hi)
     return (*s && !*end && v >= lo && v <= hi) ? (int)v : -1;
 }
 
-/* resize-TRIGGER-FORM-PAINTMS[-slow]: TRIGGER ptrHZ (pointer motion, _NET_WM_MOVERESIZE) or cfgHZ
- * (the client's own ConfigureRequests), HZ 1..1000; FORM basic, draft, defacto or none; PAINTMS
+/* resize-TRIGGER-FORM-PAINTMS[-slow]: TRIGGER ptrHZ (pointer motion, _NET_WM_MOVERESIZE), kbdHZ
+ * (arrow keys, _NET_WM_MOVERESIZE_SIZE_KEYBOARD) or cfgHZ (the client's own ConfigureRequests), HZ 1..1000; FORM basic, draft, defacto or none; PAINTMS
  * 0..1000 */
 static int parse_resize(const char *name, struct cellspec *c, char *err, size_t errlen)
 {
@@ -67,6 +67,8 @@ static int parse_resize(const char *name, struct cellspec *c, char *err, size_t 
     if (n == 4 || (n == 5 && !strcmp(parts[4], "slow"))) {
         if (!strncmp(parts[1], "ptr", 3))
             c->rs.trigger = RT_POINTER, hz = whole(parts[1] + 3, 1, 1000);
+        else if (!strncmp(parts[1], "kbd", 3))
+            c->rs.trigger = RT_KEYBOARD, hz = whole(parts[1] + 3, 1, 1000);
         else if (!strncmp(parts[1], "cfg", 3))
             c->rs.trigger = RT_CONFIGURE, hz = whole(parts[1] + 3, 1, 1000);
         f = word_index(parts[2], forms, 4);
@@ -75,7 +77,7 @@ static int parse_resize(const char *name, struct cellspec *c, char *err, size_t 
     }
     if (hz < 0 || f < 0 || ms < 0) {
         snprintf(err, errlen, "cell `%s`: expected resize-TRIGGER-FORM-PAINTMS[-slow], e.g. resize-ptr125-basic-1 "
-                 "(trigger ptrHZ or cfgHZ, HZ 1..1000; form basic|draft|defacto|none; paint 0..1000 ms)", name);
+                 "(trigger ptrHZ, kbdHZ or cfgHZ, HZ 1..1000; form basic|draft|defacto|none; paint 0..1000 ms)", name);
         return -1;
     }
     c->rs.hz = hz;

@@ -202,7 +202,14 @@ int main(int argc, char **argv)
     resolve_wm(&o, cmd, sizeof cmd);
     if (o.named < 0)
         return EXIT_USAGE;
-    struct row_sink rows = {.f = fopen(o.out, "ae"), .run_id = o.bench.run_id};
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", o.out);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir ? 1 : 0] = '\0'; /* "/rows.jsonl": the root */
+    else
+        snprintf(dir, sizeof dir, ".");
+    struct row_sink rows = {.f = fopen(o.out, "ae"), .run_id = o.bench.run_id, .dir = dir};
     if (!rows.f) {
         fprintf(stderr, "framesync-bench: cannot append to %s: %s\n", o.out, strerror(errno));
         return EXIT_USAGE;

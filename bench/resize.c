@@ -19,12 +19,14 @@
  *     one row and one column of the ROOT (the composited screen) through the window's fixed
  *     top-left corner, and the window's geometry from the server, in the same instant.  Each line
  *     is decoded at once (paint number, where the interior ends, where the edge marker ends, how
- *     far the window's pixels reach) and kept in memory.
+ *     far the window's pixels reach, where the backdrop under them is next seen) and kept in
+ *     memory.
  * Every wait is an event or a deadline.  The rows (cell, one `resize` row with the traces,
  * cell-end) are written when the cell ends. */
 #include "bench.h"
 #include "clock.h"
 #include "frame-colour.h"
+#include "pngwrite.h"
 #include "proc.h"
 #include "xhelpers.h"
 
@@ -35,6 +37,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xcb/damage.h>
 #include <xcb/xcb_icccm.h>
@@ -49,6 +52,7 @@
 #define EDGE_PX 4              /* the edge markers' width */
 #define EDGE_MARKER 0xA5u      /* blue byte of an edge colour (frame colours have 0x5A) */
 #define BG_RGB 0x203040u       /* the window's background: what the server fills unpainted area with */
+#define DESK_RGB 0x3C6E1Eu     /* the backdrop behind the window: neither a paint, a marker nor BG_RGB */
 #define PAD 8                  /* the lines start this far before the window's corner */
 #define LINE_W (PAD + W0 + GROW_W + 40)
 #define LINE_H (PAD + H0 + GROW_H + 40)
@@ -64,6 +68,18 @@
 #define GRAB_WAIT_US 2000000
 #define PLACE_WAIT_US 2000000
 #define MOVERESIZE_SIZE_BOTTOMRIGHT 4
+#define MOVERESIZE_SIZE_KEYBOARD 9 /* EWMH: 8 is MOVE, 9 SIZE_KEYBOARD, 10 MOVE_KEYBOARD */
+#define KEY_ANSWER_US 100000   /* a key press with no size change by then did nothing (openbox:
+                                * the first key of an axis picks the edge); the next may go */
+#define STEP_GUESS 8           /* what a key is taken to change before one did (openbox's KEY_DIST) */
+#define XK_LEFT 0xff51
+#define XK_UP 0xff52
+#define XK_RIGHT 0xff53
+#define XK_DOWN 0xff54
+#define XK_RETURN 0xff0d
+#define THUMBS 3               /* the worst-looking frames of a cell kept as pictures (PNG crops) */
+#define THUMB_FETCHES 12       /* at most this many crops taken per cell: each is a GetImage of about
+                                * 0.8 MB, during which the capture misses frames */
 
 static uint32_t edge_colour(uint32_t k) { return (frame_colour(k) & 0xFFFF00u) | EDGE_MARKER; }
 static int32_t frame_of_edge(uint32_t rgb)
@@ -100,6 +116,9 @@ struct line_info {
     int16_t marker_end;   /* where its edge marker ends right after (-1: no marker there) */
     int16_t extent;       /* where the window's pixels (paint, marker, background) end */
     int16_t other;        /* another paint number seen on the line (-1: none) */
+    int16_t bare;         /* the first backdrop pixel from the extent on (-1: none): what lies between
+                           * is neither the window's paint nor what is behind it (a decoration, or
+                           * black or garbage where the window has no paint) */
 };
 
 struct capture_rec {
@@ -120,6 +139,13 @@ struct paint_rec {
     bool answers; /* it answered a request */
 };
 
+/* a picture of a frame: the capture's lines' area (LINE_W x LINE_H), 8-bit RGB */
+struct thumb {
+    int index;  /* the capture it shows (-1: none) */
+    long score; /* glitch_score */
+    uint8_t *rgb;
+};
+
 /* ---- the capture thread ---- */
 struct capture {
     pthread_t thread;
@@ -134,6 +160,9 @@ struct capture {
     struct capture_rec *recs;
     atomic_int n;
     atomic_bool shown; /* a capture saw a paint at the window's corner */
+    struct thumb thumbs[THUMBS];
+    int fetches;
+    int deco_row, deco_col; /* the decoration's width past the markers, settled (-1: not seen yet) */
 };
 
 static uint32_t px_at(const struct capture *cp, const uint8_t *d, int i)
@@ -148,7 +177,7 @@ static uint32_t px_at(const struct capture *cp, const uint8_t *d, int i)
 static struct line_info decode(const struct capture *cp, const uint8_t *d, int len, int n)
 {
     struct line_info li = {.start = -1, .frame = -1, .interior_end = -1, .marker_end = -1, .extent = -1,
-                           .other = -1};
+                           .other = -1, .bare = -1};
     if (len < n * (cp->bpp / 8))
         return li;
     int i = 0;
@@ -182,7 +211,108 @@ static struct line_info decode(const struct capture *cp, const uint8_t *d, int l
             li.other = (int16_t)any;
     }
     li.extent = (int16_t)(e - PAD);
+    while (e < n && px_at(cp, d, e) != DESK_RGB)
+        e++;
+    if (e < n)
+        li.bare = (int16_t)(e - PAD);
     return li;
+}
+
+/* ---- pictures of the worst-looking frames ---- */
+static bool marker_short(const struct line_info *l, int edge, int deco)
+{
+    /* the markers end before the server's edge, and the backdrop does not follow them (past the
+     * decoration): black or garbage, or background, up to the edge (reports/bench_resize.py) */
+    return l->marker_end > 0 && l->marker_end < edge && !(l->bare >= 0 && l->bare - l->marker_end <= deco);
+}
+
+static void learn_decoration(struct capture *cp, const struct capture_rec *r)
+{
+    if (cp->deco_row < 0 && r->row.marker_end == r->gw && r->row.extent == r->gw && r->row.bare >= 0)
+        cp->deco_row = r->row.bare - r->row.marker_end;
+    if (cp->deco_col < 0 && r->col.marker_end == r->gh && r->col.extent == r->gh && r->col.bare >= 0)
+        cp->deco_col = r->col.bare - r->col.marker_end;
+}
+
+/* How wrong a frame looks from its two lines (0: it looks consistent): the window's area its paint
+ * does not cover (or all of it: two paints, a moved corner, no paint at the corner), at least 1
+ * for a missing marker.  It only picks which frames get a picture; the report classifies them. */
+static long glitch_score(const struct capture *cp, const struct capture_rec *r)
+{
+    const struct line_info *a = &r->row, *b = &r->col;
+    if (a->start < 0 && b->start < 0)
+        return 0; /* not on screen */
+    long whole = (long)(a->extent > r->gw ? a->extent : r->gw) * (b->extent > r->gh ? b->extent : r->gh);
+    if (a->start != 0 || b->start != 0 || r->gx || r->gy || a->frame < 0 || a->frame != b->frame ||
+        a->other >= 0 || b->other >= 0)
+        return whole > 0 ? whole : 1;
+    int sw = marker_short(a, r->gw, cp->deco_row < 0 ? 0 : cp->deco_row) ? r->gw : a->extent;
+    int sh = marker_short(b, r->gh, cp->deco_col < 0 ? 0 : cp->deco_col) ? r->gh : b->extent;
+    int pw = a->marker_end > 0 ? a->marker_end : a->interior_end;
+    int ph = b->marker_end > 0 ? b->marker_end : b->interior_end;
+    long hole = (long)sw * sh - (long)pw * ph;
+    if (hole > 0)
+        return hole;
+    return a->marker_end < 0 || b->marker_end < 0 ? 1 : 0;
+}
+
+/* the slot a frame of this score takes: a free one, else the least bad if it is worse (-1: none) */
+static int thumb_slot(const struct capture *cp, long score)
+{
+    int least = 0;
+    for (int i = 0; i < THUMBS; i++) {
+        if (cp->thumbs[i].index < 0)
+            return i;
+        if (cp->thumbs[i].score < cp->thumbs[least].score)
+            least = i;
+    }
+    return score > cp->thumbs[least].score ? least : -1;
+}
+
+/* the crop's own row and column, decoded as the capture's lines were: the same frame? */
+static bool crop_matches(const struct capture *cp, const uint8_t *d, int stride, const struct capture_rec *r)
+{
+    int bytes = cp->bpp / 8;
+    struct line_info row = decode(cp, d + (size_t)(PAD + INSET) * (size_t)stride, LINE_W * bytes, LINE_W);
+    uint8_t col_px[LINE_H * 4];
+    for (int y = 0; y < LINE_H; y++)
+        memcpy(col_px + y * bytes, d + (size_t)y * (size_t)stride + (size_t)(PAD + INSET) * (size_t)bytes,
+               (size_t)bytes);
+    struct line_info col = decode(cp, col_px, LINE_H * bytes, LINE_H);
+    return memcmp(&row, &r->row, sizeof row) == 0 && memcmp(&col, &r->col, sizeof col) == 0;
+}
+
+/* A capture that looks glitched and is among the worst so far: the area of its lines taken as a
+ * picture right after it (the lines were read under a grab that is over; the crop is kept only if
+ * its own row and column decode the same, so it shows that very frame). */
+static void maybe_thumb(struct capture *cp, const struct capture_rec *r, int index)
+{
+    long score = glitch_score(cp, r);
+    int slot = score > 0 && cp->fetches < THUMB_FETCHES ? thumb_slot(cp, score) : -1;
+    if (slot < 0)
+        return;
+    cp->fetches++;
+    xcb_get_image_reply_t *img = xcb_get_image_reply(
+        cp->c, xcb_get_image(cp->c, XCB_IMAGE_FORMAT_Z_PIXMAP, cp->root, (int16_t)(cp->left0 - PAD),
+                             (int16_t)(cp->top0 - PAD), LINE_W, LINE_H, ~0u), NULL);
+    int len = img ? xcb_get_image_data_length(img) : 0, stride = len / LINE_H, bytes = cp->bpp / 8;
+    const uint8_t *d = img ? xcb_get_image_data(img) : NULL;
+    if (!img || bytes < 3 || bytes > 4 || stride < LINE_W * bytes || !crop_matches(cp, d, stride, r)) {
+        free(img);
+        return;
+    }
+    struct thumb *t = &cp->thumbs[slot];
+    if (!t->rgb)
+        t->rgb = malloc((size_t)LINE_W * LINE_H * 3);
+    for (int y = 0; y < LINE_H; y++)
+        for (int x = 0; x < LINE_W; x++) {
+            uint32_t p = px_at(cp, d + (size_t)y * (size_t)stride, x);
+            uint8_t *o = t->rgb + ((size_t)y * LINE_W + (size_t)x) * 3;
+            o[0] = (uint8_t)(p >> 16), o[1] = (uint8_t)(p >> 8), o[2] = (uint8_t)p;
+        }
+    t->index = index;
+    t->score = score;
+    free(img);
 }
 
 static void capture_once(struct capture *cp, int64_t damage_us)
@@ -216,6 +346,8 @@ static void capture_once(struct capture *cp, int64_t damage_us)
         if (r->row.frame >= 0 && r->row.start == 0)
             atomic_store(&cp->shown, true);
         atomic_store(&cp->n, k + 1);
+        learn_decoration(cp, r);
+        maybe_thumb(cp, r, k);
     }
     free(ri);
     free(ci);
@@ -275,6 +407,9 @@ static void capture_stop(struct capture *cp)
 static int capture_start(struct capture *cp, xcb_window_t win, int left0, int top0, char *err, size_t errlen)
 {
     cp->stop[0] = cp->stop[1] = -1;
+    cp->deco_row = cp->deco_col = -1;
+    for (int i = 0; i < THUMBS; i++)
+        cp->thumbs[i].index = -1;
     cp->c = xcb_connect(NULL, NULL);
     if (xcb_connection_has_error(cp->c)) {
         snprintf(err, errlen, "the capture cannot connect to the X server");
@@ -326,8 +461,17 @@ struct driver {
     struct motion_rec *recs;
     int n;
     int64_t t0_us;           /* when the motion began (set before the thread's first motion) */
-    bool grabbed;            /* the WM took the pointer grab after _NET_WM_MOVERESIZE */
+    int64_t ran_us;          /* how long it drove: duration_us, or less when stopped (interrupted) */
+    bool grabbed;            /* the WM took the pointer (keyboard) grab after _NET_WM_MOVERESIZE */
     atomic_bool done;
+    /* kbdHZ: the window's size from its ConfigureNotify; what a key last changed on each axis; the
+     * axis of the last key; the last key press, and whether its change is still to come */
+    int cw, ch, step_w, step_h;
+    bool last_wide, key_pending;
+    int keys;
+    int64_t key_at;
+    xcb_get_keyboard_mapping_reply_t *keymap;
+    uint8_t keymap_min;
 };
 
 /* wait until `until` or a stop; false on a stop */
@@ -382,21 +526,147 @@ static void driver_begin_pointer(struct driver *d)
             return;
 }
 
+/* ---- kbdHZ: _NET_WM_MOVERESIZE_SIZE_KEYBOARD, then the arrow keys by XTEST ---- */
+static xcb_keycode_t keycode_of(const struct driver *d, xcb_keysym_t sym)
+{
+    if (!d->keymap)
+        return 0;
+    int per = d->keymap->keysyms_per_keycode, n = xcb_get_keyboard_mapping_keysyms_length(d->keymap);
+    const xcb_keysym_t *syms = xcb_get_keyboard_mapping_keysyms(d->keymap);
+    for (int i = 0; per > 0 && i < n; i++)
+        if (syms[i] == sym)
+            return (xcb_keycode_t)(d->keymap_min + i / per);
+    return 0;
+}
+
+static void press(struct driver *d, xcb_keysym_t sym)
+{
+    xcb_keycode_t k = keycode_of(d, sym);
+    xcb_test_fake_input(d->c, XCB_KEY_PRESS, k, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
+    xcb_test_fake_input(d->c, XCB_KEY_RELEASE, k, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
+    xcb_flush(d->c);
+}
+
+/* another client holds the keyboard grab (as pointer_grabbed) */
+static bool keyboard_grabbed(struct driver *d)
+{
+    xcb_grab_keyboard_cookie_t ck =
+        xcb_grab_keyboard(d->c, 0, d->root, 1, XCB_GRAB_MODE_ASYNC, XCB_GRAB_MODE_ASYNC);
+    xcb_ungrab_keyboard(d->c, XCB_CURRENT_TIME);
+    xcb_grab_keyboard_reply_t *r = xcb_grab_keyboard_reply(d->c, ck, NULL);
+    uint8_t status = r ? r->status : XCB_GRAB_STATUS_INVALID_TIME;
+    free(r);
+    return status == XCB_GRAB_STATUS_ALREADY_GRABBED || status == XCB_GRAB_STATUS_FROZEN;
+}
+
+/* The window's ConfigureNotify events read so far: its size (cw, ch).  A change of size is what
+ * the last key press asked for (motion_rec at the press's time): the WM decides what a key does
+ * (its step, or nothing for a key that picks an edge), so the driver records what came of it. */
+static void read_sizes(struct driver *d)
+{
+    xcb_generic_event_t *e;
+    while ((e = xcb_poll_for_event(d->c))) {
+        xcb_configure_notify_event_t *c = (xcb_configure_notify_event_t *)e;
+        if ((e->response_type & 0x7f) == XCB_CONFIGURE_NOTIFY && c->window == d->win &&
+            (c->width != d->cw || c->height != d->ch)) {
+            if (c->width != d->cw)
+                d->step_w = abs(c->width - d->cw);
+            if (c->height != d->ch)
+                d->step_h = abs(c->height - d->ch);
+            d->cw = c->width, d->ch = c->height;
+            d->key_pending = false;
+            if (d->n < MAX_MOTIONS && d->key_at)
+                d->recs[d->n++] = (struct motion_rec){.t_us = d->key_at, .w = (int16_t)d->cw, .h = (int16_t)d->ch};
+        }
+        free(e);
+    }
+}
+
+static void driver_begin_keyboard(struct driver *d)
+{
+    uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY; /* the window's size: what one key changes */
+    xcb_change_window_attributes(d->c, d->win, XCB_CW_EVENT_MASK, &mask);
+    const xcb_setup_t *setup = xcb_get_setup(d->c);
+    d->keymap_min = setup->min_keycode;
+    uint8_t count = (uint8_t)(setup->max_keycode - setup->min_keycode + 1);
+    d->keymap = xcb_get_keyboard_mapping_reply(d->c, xcb_get_keyboard_mapping(d->c, setup->min_keycode, count), NULL);
+    d->cw = W0;
+    d->ch = H0;
+    d->step_w = d->step_h = STEP_GUESS;
+    xcb_client_message_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.response_type = XCB_CLIENT_MESSAGE;
+    ev.window = d->win;
+    ev.format = 32;
+    ev.type = d->moveresize;
+    ev.data.data32[0] = (uint32_t)d->corner_x;
+    ev.data.data32[1] = (uint32_t)d->corner_y;
+    ev.data.data32[2] = MOVERESIZE_SIZE_KEYBOARD;
+    ev.data.data32[3] = 0; /* no button */
+    ev.data.data32[4] = 1;
+    xcb_send_event(d->c, 0, d->root, XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY,
+                   (const char *)&ev);
+    xcb_flush(d->c);
+    int64_t until = clock_now_us() + GRAB_WAIT_US;
+    while (!(d->grabbed = keyboard_grabbed(d)) && clock_now_us() < until)
+        if (!driver_wait(d, clock_now_us() + 5000))
+            return;
+}
+
+/* One key toward the path's size (tw, th) from the window's, once the last key's change came (or
+ * KEY_ANSWER_US passed): on the axis of the last key while it is half a step or more away, else on
+ * the other.  The first key on an axis is its growing one (Right, Down) whatever the path wants:
+ * openbox and marco take that key as picking the edge the keys move (the right or bottom one: the
+ * top-left corner stays), where Left or Up would pick the left or top edge; fake-wm grows by it,
+ * and the next keys take it back.  Nothing is waited for after it (it may do nothing). */
+static void key_toward(struct driver *d, int tw, int th)
+{
+    read_sizes(d);
+    int64_t now = clock_now_us();
+    if (d->key_pending && now < d->key_at + KEY_ANSWER_US)
+        return;
+    int ew = tw - d->cw, eh = th - d->ch;
+    bool far_w = 2 * abs(ew) >= d->step_w, far_h = 2 * abs(eh) >= d->step_h;
+    if (!far_w && !far_h)
+        return;
+    bool wide = d->keys && d->last_wide ? far_w : !far_h;
+    bool picks_edge = !d->keys || wide != d->last_wide;
+    if (picks_edge)
+        press(d, wide ? XK_RIGHT : XK_DOWN);
+    else
+        press(d, wide ? (ew > 0 ? XK_RIGHT : XK_LEFT) : (eh > 0 ? XK_DOWN : XK_UP));
+    d->keys++;
+    d->last_wide = wide;
+    d->key_pending = !picks_edge;
+    d->key_at = now;
+}
+
 static void *driver_run(void *arg)
 {
     struct driver *d = arg;
     if (d->rs->trigger == RT_POINTER)
         driver_begin_pointer(d);
+    else if (d->rs->trigger == RT_KEYBOARD)
+        driver_begin_keyboard(d);
     d->t0_us = clock_now_us();
     int64_t period = 1000000 / d->rs->hz;
     int lx = 0, ly = 0;
+    bool stopped = false;
     for (int64_t i = 1;; i++) {
         int64_t due = d->t0_us + i * period;
-        if (due > d->t0_us + d->duration_us || !driver_wait(d, due))
+        if (due > d->t0_us + d->duration_us)
             break;
+        if (!driver_wait(d, due)) {
+            stopped = true;
+            break;
+        }
         int dx, dy;
         int64_t in_pass = (due - d->t0_us) % ((int64_t)PATH_MS * 1000);
         path_at(due - d->t0_us >= d->duration_us ? 1.0 : (double)in_pass / (PATH_MS * 1000.0), &dx, &dy);
+        if (d->rs->trigger == RT_KEYBOARD) {
+            key_toward(d, W0 + dx, H0 + dy);
+            continue;
+        }
         if (dx == lx && dy == ly)
             continue; /* a mouse reports motion, not its stillness */
         lx = dx, ly = dy;
@@ -412,9 +682,15 @@ static void *driver_run(void *arg)
             d->recs[d->n++] = (struct motion_rec){.t_us = clock_now_us(), .w = (int16_t)(W0 + dx),
                                                   .h = (int16_t)(H0 + dy)};
     }
+    /* an interrupted cell keeps its rows: its rates are over the time it drove */
+    d->ran_us = stopped ? clock_now_us() - d->t0_us : d->duration_us;
     if (d->rs->trigger == RT_POINTER) {
         xcb_test_fake_input(d->c, XCB_BUTTON_RELEASE, 1, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
         xh_round_trip(d->c);
+    } else if (d->rs->trigger == RT_KEYBOARD) {
+        press(d, XK_RETURN); /* ends the keyboard resize where it is */
+        xh_round_trip(d->c);
+        read_sizes(d);       /* the changes of the last keys */
     }
     atomic_store(&d->done, true);
     return NULL;
@@ -434,6 +710,7 @@ struct rcell {
     xcb_connection_t *c;
     xcb_screen_t *scr;
     xcb_window_t win;
+    xcb_window_t backdrop;    /* DESK_RGB behind the lines: what shows where the window is not */
     xcb_gcontext_t gc;
     xcb_atom_t atom[A_COUNT];
     xcb_sync_counter_t basic, ext;
@@ -707,7 +984,38 @@ static double ms_of(const struct rcell *rc, int64_t us) { return (double)(us - r
 
 static void write_line(FILE *f, const struct line_info *l)
 {
-    fprintf(f, "[%d,%d,%d,%d,%d,%d]", l->start, l->frame, l->interior_end, l->marker_end, l->extent, l->other);
+    fprintf(f, "[%d,%d,%d,%d,%d,%d,%d]", l->start, l->frame, l->interior_end, l->marker_end, l->extent, l->other,
+            l->bare);
+}
+
+/* the kept pictures as PNG files in the rows' folder, thumbs/RUNID-CELL-K.png (worst first), and
+ * the row's "thumbs": [[capture index, path relative to that folder], ...]; a file that cannot be
+ * written is left out, with a message */
+static void write_thumbs(struct rcell *rc, struct row *r)
+{
+    struct thumb *t = rc->cap.thumbs;
+    for (int i = 1; i < THUMBS; i++) /* worst first */
+        for (int j = i; j > 0 && t[j].index >= 0 && (t[j - 1].index < 0 || t[j].score > t[j - 1].score); j--) {
+            struct thumb x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    const char *dir = rc->env->rows->dir ? rc->env->rows->dir : ".";
+    char path[4096], rel[512], err[256];
+    snprintf(path, sizeof path, "%s/thumbs", dir);
+    mkdir(path, 0777);
+    row_key(r, "thumbs");
+    fputc('[', r->f);
+    for (int i = 0, n = 0; i < THUMBS && t[i].index >= 0; i++) {
+        snprintf(rel, sizeof rel, "thumbs/%s-%s-%d.png", rc->env->rows->run_id, rc->spec->name, i);
+        snprintf(path, sizeof path, "%s/%s", dir, rel);
+        if (png_write_rgb(path, LINE_W, LINE_H, t[i].rgb, err, sizeof err) < 0) {
+            fprintf(stderr, "framesync-bench: %s: no thumbnail: %s\n", rc->spec->name, err);
+            continue;
+        }
+        fprintf(r->f, "%s[%d,\"%s\"]", n++ ? "," : "", t[i].index, rel);
+    }
+    fputc(']', r->f);
 }
 
 static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, struct cell_result *res)
@@ -726,7 +1034,9 @@ static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, s
 
     row_begin(&r, out, "resize");
     row_str(&r, "cell", rc->spec->name);
-    row_str(&r, "trigger", rc->rs->trigger == RT_POINTER ? "pointer" : "configure");
+    row_str(&r, "trigger", rc->rs->trigger == RT_POINTER    ? "pointer"
+                           : rc->rs->trigger == RT_KEYBOARD ? "keyboard"
+                                                            : "configure");
     row_int(&r, "hz", rc->rs->hz);
     row_str(&r, "form", resize_form_name(rc->rs->form));
     row_int(&r, "paint_ms", rc->rs->paint_ms);
@@ -736,7 +1046,8 @@ static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, s
     row_int(&r, "edge_px", EDGE_PX);
     row_bool(&r, "grabbed", rc->drv.grabbed);
     row_num(&r, "drive_from", rc->drv.t0_us ? ms_of(rc, rc->drv.t0_us) : 0.0);
-    row_num(&r, "drive_ms", (double)rc->drv.duration_us / 1000.0);
+    double drove_ms = rc->drv.t0_us ? (double)rc->drv.ran_us / 1000.0 : 0.0;
+    row_num(&r, "drive_ms", drove_ms);
     row_int(&r, "configures", rc->configures);
     row_int(&r, "size_changes", rc->size_changes);
     row_int(&r, "paints", rc->npaints);
@@ -760,7 +1071,7 @@ static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, s
                 ms_of(rc, rc->paints[i].start_us), ms_of(rc, rc->paints[i].end_us), rc->paints[i].answers);
     fputc(']', r.f);
     /* [damage, sample, gx, gy, gw, gh, row, col]; a line is [start, frame, interior_end,
-     * marker_end, extent, other] in pixels from the window's start corner */
+     * marker_end, extent, other, bare] in pixels from the window's start corner */
     row_key(&r, "captures");
     fputc('[', r.f);
     int n = atomic_load(&rc->cap.n);
@@ -774,6 +1085,7 @@ static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, s
         fputc(']', r.f);
     }
     fputc(']', r.f);
+    write_thumbs(rc, &r);
     row_end(&r);
 
     row_begin(&r, out, "cell-end");
@@ -781,7 +1093,7 @@ static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, s
     row_str(&r, "ended_by", ended_by);
     row_str(&r, "paced_on", "resize");
     row_num(&r, "wall_ms", wall_ms);
-    row_num(&r, "measured_ms", (double)rc->drv.duration_us / 1000.0);
+    row_num(&r, "measured_ms", drove_ms);
     row_int(&r, "frames", n);
     row_end(&r);
     res->frames = n;
@@ -799,6 +1111,25 @@ static void read_corner(struct rcell *rc)
         rc->top0 = t->dst_y;
     }
     free(t);
+}
+
+/* A window of a known colour under the capture's lines, at the bottom of the stack (override-
+ * redirect: no WM manages or decorates it; every compositor paints it).  Where the window is not,
+ * the lines show it: a compositor that shows the window at its old size while the server has it
+ * larger (holding the last answered frame: right) shows the backdrop past the old edge, one that
+ * shows the new size with black or garbage in the new area (wrong) does not.  A desktop that is
+ * black, as fake-wm's is, could not tell the two apart. */
+static void create_backdrop(struct rcell *rc)
+{
+    rc->backdrop = xcb_generate_id(rc->c);
+    uint32_t values[2] = {DESK_RGB, 1};
+    xcb_create_window(rc->c, XCB_COPY_FROM_PARENT, rc->backdrop, rc->scr->root, (int16_t)(rc->left0 - PAD),
+                      (int16_t)(rc->top0 - PAD), LINE_W, LINE_H, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT,
+                      rc->scr->root_visual, XCB_CW_BACK_PIXEL | XCB_CW_OVERRIDE_REDIRECT, values);
+    uint32_t below = XCB_STACK_MODE_BELOW; /* no sibling: the bottom of the stack, under every frame */
+    xcb_configure_window(rc->c, rc->backdrop, XCB_CONFIG_WINDOW_STACK_MODE, &below);
+    xcb_map_window(rc->c, rc->backdrop);
+    xcb_flush(rc->c);
 }
 
 /* the lines of the capture fit on the screen from where the window is */
@@ -840,6 +1171,7 @@ static const char *run(struct rcell *rc, char *err, size_t errlen)
                  rc->top0);
         return NULL;
     }
+    create_backdrop(rc);
     if (capture_start(&rc->cap, rc->win, rc->left0, rc->top0, err, errlen) < 0)
         return NULL;
     rc->need_paint = true;
@@ -943,6 +1275,8 @@ out:
     if (rc->c) {
         if (!xcb_connection_has_error(rc->c) && rc->win) {
             xcb_destroy_window(rc->c, rc->win);
+            if (rc->backdrop)
+                xcb_destroy_window(rc->c, rc->backdrop);
             if (rc->basic)
                 xcb_sync_destroy_counter(rc->c, rc->basic);
             if (rc->ext)
@@ -955,7 +1289,10 @@ out:
         xcb_disconnect(rc->drv.c);
     free(rc->paints);
     free(rc->cap.recs);
+    for (int i = 0; i < THUMBS; i++)
+        free(rc->cap.thumbs[i].rgb);
     free(rc->drv.recs);
+    free(rc->drv.keymap);
     free(rc);
     return rcode;
 }

@@ -32,9 +32,10 @@ void comp_counter_gone(struct win *w);
 void comp_tick(int64_t now);         /* timers, and paint if due */
 /* a synced resize was answered (or timed out): its picture is shown from the next paint */
 void comp_resize_answered(struct win *w);
-/* inject show-before-paint: the window at its new size, as the client has not painted it yet,
- * painted to the screen now (the WM's configure was just sent) */
-void comp_show_before_paint(struct win *w);
+/* inject show-before-paint or configure-before-answer (`why`, for the log): the window at its new
+ * size, as the client has not painted it yet, painted to the screen now (the WM's configure was
+ * just sent, inside a server grab that this ends) */
+void comp_show_before_paint(struct win *w, const char *why);
 int64_t comp_next_deadline(void);
 
 #endif

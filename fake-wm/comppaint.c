@@ -185,7 +185,7 @@ void comp_resize_answered(struct win *w)
     xh_round_trip(X.pc);
 }
 
-void comp_show_before_paint(struct win *w)
+void comp_show_before_paint(struct win *w, const char *why)
 {
     /* on the WM connection, inside the grab syncrequest.c began before the configure: the
      * window's new pixmap (old contents by bit gravity, background elsewhere) copied as it is */
@@ -215,6 +215,5 @@ void comp_show_before_paint(struct win *w)
     forced = true;
     paint(clock_now_us());
     forced = false;
-    logmsg("window %u: shown at %ux%u before the client painted it (inject show-before-paint=%d)", w->id, w->wm_w,
-           w->wm_h, opt.show_before_paint);
+    logmsg("window %u: shown at %ux%u before the client painted it (inject %s)", w->id, w->wm_w, w->wm_h, why);
 }

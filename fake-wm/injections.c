@@ -8,7 +8,10 @@
  *   show-before-paint=N  every N-th synced resize is painted at once at its new size, before the
  *                      client painted it (the glitch a compositor that does not wait shows)
  *   resize-lag=MS      a pointer resize applies each pointer position MS ms after it was reached
- *   configure-drop=K   every K-th step of a pointer resize is dropped (never configured) */
+ *   configure-drop=K   every K-th step of a pointer resize is dropped (never configured)
+ *   configure-before-answer=N  every N-th synced step of a pointer resize is not waited for: shown
+ *                      at once at its new size, painted for the old one (the glitch of a WM that
+ *                      configures before the answer with a compositor that does not hold) */
 #include "injections.h"
 
 #include "state.h"
@@ -33,6 +36,8 @@ static const struct {
      "every N-th synced resize is shown at its new size at once, before the client painted it"},
     {"resize-lag=MS", 0, 60000, &opt.resize_lag_ms, "a pointer resize follows the pointer MS ms late"},
     {"configure-drop=K", 2, 1000000, &opt.configure_drop, "every K-th step of a pointer resize is dropped"},
+    {"configure-before-answer=N", 1, 1000000, &opt.configure_before_answer,
+     "every N-th synced step of a pointer resize is shown at once, unanswered, and not waited for"},
 };
 
 bool injection_parse(const char *arg)
@@ -79,5 +84,5 @@ void injections_describe(char *buf, size_t n)
 void injections_help(FILE *f)
 {
     for (size_t i = 0; i < sizeof injections / sizeof injections[0]; i++)
-        fprintf(f, "  --inject %-18s %s\n", injections[i].name, injections[i].what);
+        fprintf(f, "  --inject %-25s %s\n", injections[i].name, injections[i].what);
 }

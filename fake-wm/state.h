@@ -35,6 +35,7 @@ struct options {
     int show_before_paint; /* every N-th synced resize is shown before the client painted it */
     int resize_lag_ms;     /* a pointer resize follows the pointer MS ms late */
     int configure_drop;    /* every K-th pointer resize step is dropped */
+    int configure_before_answer; /* every N-th synced pointer resize step is not waited for */
 };
 extern struct options opt;
 

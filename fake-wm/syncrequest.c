@@ -14,6 +14,7 @@
 
 #include "clock.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ---- the request ---- */
@@ -117,8 +118,11 @@ static void freeze_picture(struct win *w, bool show_now)
 {
     if (w->waiting && opt.composite)
         w->resize_frozen = true;
-    if (show_now)
-        comp_show_before_paint(w); /* ends the server grab show_before_configure began */
+    if (show_now) {
+        char why[48];
+        snprintf(why, sizeof why, "show-before-paint=%d", opt.show_before_paint);
+        comp_show_before_paint(w, why); /* ends the server grab show_before_configure began */
+    }
 }
 
 /* inject show-before-paint: is this the N-th synced resize?  Then the server is grabbed from
@@ -131,6 +135,33 @@ static bool show_before_configure(struct win *w)
         return false;
     xcb_grab_server(X.c);
     return true;
+}
+
+/* inject configure-before-answer: is this the N-th synced step of a pointer resize?  Then the WM
+ * does not wait for its answer (the next step is configured as soon as the pointer moves), and the
+ * compositor shows the new size at once, as one that ignores the hold would: the server is grabbed
+ * from before the configure until the window's new pixmap is taken (comp_show_before_paint), so
+ * the frame shown is always the one painted for the old size, whatever the machine's load */
+static bool configure_before_answer(struct win *w, enum resize_origin o)
+{
+    if (!opt.configure_before_answer || o != ORIGIN_POINTER || w->req_counter == XCB_NONE ||
+        ++w->synced_pointer_steps % opt.configure_before_answer != 0)
+        return false;
+    if (opt.composite)
+        xcb_grab_server(X.c);
+    return true;
+}
+
+/* the step configure_before_answer chose: shown now, never waited for */
+static void show_unanswered(struct win *w, int64_t v)
+{
+    logmsg("window %u: not waiting for request %lld (inject configure-before-answer=%d)", w->id, (long long)v,
+           opt.configure_before_answer);
+    if (!opt.composite)
+        return;
+    char why[48];
+    snprintf(why, sizeof why, "configure-before-answer=%d", opt.configure_before_answer);
+    comp_show_before_paint(w, why); /* ends the server grab configure_before_answer began */
 }
 
 static void start_wait(struct win *w, int64_t v)
@@ -264,10 +295,15 @@ void sync_configure(struct win *w, const struct configure_req *r, enum resize_or
     if (o != ORIGIN_CLIENT)
         w->interactive_fresh = false;
     int64_t v = next_value(w);
-    bool show_now = !unserialised && show_before_configure(w);
+    bool unwaited = !unserialised && configure_before_answer(w, o);
+    bool show_now = !unserialised && !unwaited && show_before_configure(w);
     request_and_configure(w, r, v);
     if (unserialised) {
         logmsg("window %u: not waiting for request %lld (variant configure-unserialised)", w->id, (long long)v);
+        return;
+    }
+    if (unwaited) {
+        show_unanswered(w, v);
         return;
     }
     start_wait(w, v);

@@ -100,6 +100,7 @@ struct win {
      * the resize's configure until the answer (or the timeout), as mutter freezes its actor */
     bool resize_frozen;
     int64_t synced_resizes;   /* since it was managed: inject show-before-paint counts them */
+    int64_t synced_pointer_steps; /* since it was managed: inject configure-before-answer counts them */
 
     /* benchmark injections paint-delay, compress-every (stage.c) */
     struct staged staged[MAX_STAGED];

@@ -2,23 +2,30 @@
 
 Every capture is one composited frame: a row and a column of the root through the window's fixed
 top-left corner, decoded by framesync-bench into [start, frame, interior_end, marker_end, extent,
-other] (pixels from the corner), with the window's geometry from the server at the same instant.
-A capture identical to the one before it is the same frame shown again and is not counted.
+other, bare] (pixels from the corner; bare: where the backdrop under the window is next seen), with
+the window's geometry from the server at the same instant.  A capture identical to the one before
+it is the same frame shown again and is not counted.
 
 A frame is
   consistent  one paint fills the window as far as its pixels reach, its edge markers end exactly
-              there, in both lines, and that paint was made for exactly that size;
+              there, in both lines, and that paint was made for exactly that size; and the window
+              ends there as the server has it: the markers end at the server's edge, or short of
+              it with the backdrop right after them (past the window's own decoration, as wide as
+              when the markers end at the server's edge): the compositor shows the window whole at
+              an older size, holding its last answered frame;
   torn        two paints in one frame (the row and the column, or one line, show two numbers);
   bounced     the window's fixed top-left corner is not where it was (the edge opposite the drag
               moved);
   stale       anything else: a paint for another size (cropped: no marker at the edge; an
-              unpainted strip of background after the marker; stretched: the marker at a place
-              the paint was not made for) or no paint at the corner at all.
+              unpainted strip of background, black or garbage between the marker and the server's
+              edge; stretched: the marker at a place the paint was not made for) or no paint at
+              the corner at all.
 Steps are the changes of the size shown (how far the window's pixels reach, whatever they show);
 lag is from the pointer asking for a size to the first frame whose window reaches it (consistent
 or stale frames), and in pixels between the size asked for and the size shown at each frame.
 Standard library only.
 """
+import collections
 import math
 
 from reports import bench_stats as bs
@@ -29,23 +36,49 @@ SETTLE_MS = 500.0      # frames up to this long after the drive ended still coun
 MATCH_PX = 2           # a shown size within this many pixels of a pointer position matches it
 
 
-def classify(cap, paints):
+def ends_at_server_edge(line, marker_end, edge, border):
+    """The window ends at its markers as the server has it: they end at (or past: an older, larger
+    frame shown whole) the server's edge, or the backdrop begins right after them and the window's
+    decoration (`border` px).  Captures from before the backdrop (6 fields) cannot tell: True."""
+    if len(line) < 7 or marker_end >= edge:
+        return True
+    return line[6] >= 0 and line[6] - marker_end <= border
+
+
+def decoration(captures):
+    """(row, column): how far past the markers the backdrop begins when they end at the server's
+    edge (the window's own frame border or shadow; 0 for fake-wm): the most frequent gap over the
+    captures (the smaller on a tie), so that a few frames caught while the WM redraws its frame do
+    not decide it."""
+    out = []
+    for li, edge in ((6, 4), (7, 5)):
+        gaps = collections.Counter(c[li][6] - c[li][3] for c in captures
+                                   if len(c[li]) >= 7 and c[li][3] > 0 and c[li][3] == c[edge] and c[li][6] >= 0)
+        out.append(min(gaps, key=lambda g: (-gaps[g], g)) if gaps else 0)
+    return tuple(out)
+
+
+def classify(cap, paints, border=(0, 0)):
     """(kind, shown (w, h), painted (w, h) or None, unpainted px) of one capture; None when the
-    window is not on screen at all."""
+    window is not on screen at all.  border: decoration() of the trace."""
     _, _, gx, gy, gw, gh, row, col = cap
-    rs, rf, rie, rme, rext, rother = row
-    cs, cf, cie, cme, cext, cother = col
+    rs, rf, rie, rme, rext, rother = row[:6]
+    cs, cf, cie, cme, cext, cother = col[:6]
     if rs == -1 and cs == -1:
         return None
-    shown = (rext, cext)
+    # where the window shows neither paint nor backdrop up to the server's edge (black or garbage),
+    # that is the window too: shown at the server's size
+    row_ends = rme <= 0 or ends_at_server_edge(row, rme, gw, border[0])
+    col_ends = cme <= 0 or ends_at_server_edge(col, cme, gh, border[1])
+    shown = (rext if row_ends else max(rext, gw), cext if col_ends else max(cext, gh))
     pw = rme if rme > 0 else (rie if rf >= 0 else 0)
     ph = cme if cme > 0 else (cie if cf >= 0 else 0)
-    unpainted = max(0, rext * cext - pw * ph)
+    unpainted = max(0, shown[0] * shown[1] - pw * ph)
     if rs != 0 or cs != 0 or gx != 0 or gy != 0:
         return "bounced", shown, None, unpainted
     if (rf >= 0 and cf >= 0 and rf != cf) or rother >= 0 or cother >= 0:
         return "torn", shown, None, unpainted
-    if (rf >= 0 and rf == cf and rme > 0 and cme > 0 and rext == rme and cext == cme
+    if (rf >= 0 and rf == cf and rme > 0 and cme > 0 and rext == rme and cext == cme and row_ends and col_ends
             and rf < len(paints) and (paints[rf][1], paints[rf][2]) == (rme, cme)):
         return "consistent", shown, (rme, cme), 0
     return "stale", shown, None, unpainted
@@ -79,7 +112,10 @@ def motion_lag(motions, t, size, start):
 
 
 def frames_of(trace):
-    """The distinct frames of the drive: [(time, capture)]."""
+    """The distinct frames of the drive: [(time, capture)]; none when it never began (a cell
+    interrupted before its drive)."""
+    if trace["drive_ms"] <= 0:
+        return []
     t0 = trace["drive_from"]
     t1 = t0 + trace["drive_ms"] + SETTLE_MS
     out, last = [], None
@@ -123,13 +159,14 @@ def figures(trace):
     motions = trace["motions"]
     start = (trace["start_w"], trace["start_h"])
     frames = frames_of(trace)
+    border = decoration(trace["captures"])
     counts = {k: 0 for k in KINDS}
     kinds, lag_ms, lag_px, unpainted = [], [], [], []
     steps, last_shown = 0, None
     runs, run, longest, longest_ms, run_start = 0, 0, 0, 0.0, None
     timeline = []
     for cap in frames:
-        c = classify(cap, paints)
+        c = classify(cap, paints, border)
         if c is None:
             continue
         kind, shown, painted, hole = c
@@ -186,4 +223,19 @@ def figures(trace):
         "grabbed": trace["grabbed"],
         "drawn_messages": trace["drawn"],
         "timeline": timeline,
+        "thumbs": thumbs(trace, border),
     }
+
+
+def thumbs(trace, border):
+    """The pictures framesync-bench kept of the worst-looking frames (the row's thumbs: [capture
+    index, PNG path relative to the rows' folder]) that are glitched, worst first:
+    [{file, t (ms since the drive began), kind, shown [w, h], unpainted}]."""
+    out = []
+    caps = trace["captures"]
+    for index, path in trace.get("thumbs", []):
+        c = classify(caps[index], trace["paints_log"], border) if 0 <= index < len(caps) else None
+        if c and c[0] in GLITCHES:
+            out.append({"file": path, "t": round(caps[index][0] - trace["drive_from"], 3), "kind": c[0],
+                        "shown": list(c[1]), "unpainted": c[3]})
+    return out

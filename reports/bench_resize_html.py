@@ -83,11 +83,25 @@ def size_over_time(doc, rows, cell, h):
                 ch.hbar(p[0], nxt, -15, 14, KIND_COLOURS[p[5]], "%s frame at %.1f ms: shown %dx%d, asked %dx%d" % (
                     p[5], p[0], p[1], p[2], p[3], p[4]))
         out.append(h.figure("%s, %s: width and height shown (solid) and asked for by the pointer (dashed)" % (
-            cell, h.label(doc["wms"], wi)), ch.svg(),
+            cell, h.label(doc["wms"], wi)), ch.svg() + thumbnails(f["thumbs"], h),
             "the strip at the bottom marks glitched frames: <span style='color:%s'>stale</span>, "
             "<span style='color:%s'>torn</span>, <span style='color:%s'>bounced</span> (hover for the sizes)" % (
                 KIND_COLOURS["stale"], KIND_COLOURS["torn"], KIND_COLOURS["bounced"])))
     return "".join(out)
+
+
+def thumbnails(thumbs, h):
+    """The worst glitched frames of the run as pictures (the area of the capture's lines, the
+    window's fixed corner 8 px in), under the strip."""
+    if not thumbs:
+        return ""
+    cells = "".join(
+        "<figure style='display:inline-block;margin:4px 8px'><img src='%s' width='284' alt='%s frame' "
+        "style='image-rendering:pixelated;border:2px solid %s'><figcaption>%s at %.0f ms: shown %dx%d, %d px "
+        "unpainted</figcaption></figure>" % (h.esc(t["file"]), t["kind"], KIND_COLOURS[t["kind"]], t["kind"], t["t"],
+                                             t["shown"][0], t["shown"][1], t["unpainted"])
+        for t in thumbs)
+    return "<div>%s</div>" % cells
 
 
 def lag_cdf(doc, rows, cell, h):
@@ -123,12 +137,13 @@ def section(doc, rows, h):
         return ""
     parts = ["<h2>Resize</h2>",
              "<p>One window resized along a fixed path (grow right, grow down, shrink diagonally), by the "
-             "pointer (_NET_WM_MOVERESIZE, XTEST motion) or by its own ConfigureRequests. Each frame the "
-             "compositor showed is read off the root with the window's geometry: <b>consistent</b> (one paint, "
-             "made for the size shown), <b>stale</b> (a paint for another size: cropped, an unpainted strip, "
-             "stretched), <b>torn</b> (two paints in one frame), <b>bounced</b> (the fixed corner moved). Steps are "
-             "changes of the size shown; lag is from the pointer asking for a size to the first frame showing "
-             "it. Figures are medians over the repetitions; ratios to the first compositor with bootstrap 95 % "
+             "pointer (_NET_WM_MOVERESIZE, XTEST motion), by the keyboard (arrow keys) or by its own "
+             "ConfigureRequests. Each frame the compositor showed is read off the root with the window's geometry: "
+             "<b>consistent</b> (one paint, made for the size shown, and the window ending where the server has "
+             "it), <b>stale</b> (a paint for another size: cropped, an unpainted strip of background, black or "
+             "garbage, stretched), <b>torn</b> (two paints in one frame), <b>bounced</b> (the fixed corner moved). "
+             "Steps are changes of the size shown; lag is from the pointer asking for a size to the first frame "
+             "showing it. Figures are medians over the repetitions; ratios to the first compositor with bootstrap 95 % "
              "intervals.</p>", table(doc, h)]
     for c in cells:
         parts += [size_over_time(doc, rows, c, h), lag_cdf(doc, rows, c, h)]

@@ -34,7 +34,7 @@ CELL_RE = re.compile(r"^([1-9]\d*)x(\d+(?:x\d+)?)-(core|gl)-(drawn|timer60|pixel
 # RESIZE_CELLS, the side-by-side set: the basic, de-facto extended and non-participating clients at a
 # cheap and a dear paint, the pointer at 125 Hz; and the basic client's own ConfigureRequests at
 # 125 Hz (compiz syncs those, and does not resize on an XTEST-driven _NET_WM_MOVERESIZE here)
-RESIZE_RE = re.compile(r"^resize-(ptr|cfg)([1-9]\d{0,2}|1000)-(basic|draft|defacto|none)-(\d{1,3}|1000)(-slow)?$")
+RESIZE_RE = re.compile(r"^resize-(ptr|kbd|cfg)([1-9]\d{0,2}|1000)-(basic|draft|defacto|none)-(\d{1,3}|1000)(-slow)?$")
 RESIZE_CELLS = [
     "resize-ptr125-basic-1", "resize-ptr125-defacto-1", "resize-ptr125-none-1",
     "resize-ptr125-basic-30", "resize-ptr125-defacto-30", "resize-ptr125-none-30",
@@ -56,7 +56,8 @@ came, on the pixel when the compositor sends none), timer60 (a frame every 1/60 
 the last one is seen on screen); LOAD idle or stress (stress-ng on every core).  Default cells:
 %s.
 Resize cells are resize-TRIGGER-FORM-PAINTMS[-slow]: one window resized along a fixed path by the
-pointer (ptrHZ: _NET_WM_MOVERESIZE and XTEST motion at HZ) or by its own ConfigureRequests (cfgHZ),
+pointer (ptrHZ: _NET_WM_MOVERESIZE and XTEST motion at HZ), by the keyboard (kbdHZ: the keyboard
+size direction and XTEST arrow keys, at most HZ a second) or by its own ConfigureRequests (cfgHZ),
 its client answering in FORM basic, draft, defacto or none, each paint costing PAINTMS, the answer
 100 ms late with -slow; `resize` stands for %s.
 Output in OUT: bench.jsonl (a row per frame), bench.json (runs, cells, ratios to the first --wm,
@@ -89,8 +90,8 @@ def cell_list(text):
     for c in cells:
         if c.startswith("resize-") and not RESIZE_RE.match(c):
             raise argparse.ArgumentTypeError(
-                "cell %r: expected resize-TRIGGER-FORM-PAINTMS[-slow], e.g. resize-ptr125-basic-1 (TRIGGER ptrHZ or "
-                "cfgHZ, HZ 1..1000; FORM basic, draft, defacto or none; PAINTMS 0..1000)" % c)
+                "cell %r: expected resize-TRIGGER-FORM-PAINTMS[-slow], e.g. resize-ptr125-basic-1 (TRIGGER ptrHZ, "
+                "kbdHZ or cfgHZ, HZ 1..1000; FORM basic, draft, defacto or none; PAINTMS 0..1000)" % c)
         if not c.startswith("resize-") and not CELL_RE.match(c):
             raise argparse.ArgumentTypeError(
                 "cell %r: expected WINDOWSxSIZE-RENDER-PACING-LOAD, e.g. 4x256-core-drawn-idle" % c)
@@ -300,6 +301,7 @@ class Bench:
                 os.unlink(os.path.join(self.out, name))
             except FileNotFoundError:
                 pass
+        shutil.rmtree(os.path.join(self.out, "thumbs"), ignore_errors=True)  # the resize cells' pictures
 
     def one_round(self, rep, cells):
         """Every compositor once (in the rotated order), each with the given cells."""

@@ -14,14 +14,22 @@ the exit status is 1 when any check fails.
   self           fake-wm against itself, through ./run-tests.sh --bench: every ratio's 95 %
                  interval contains 1, and bench.json keeps its contract
   input          bad options are refused with a message (exit 2)
-  interrupt      SIGINT keeps what was measured (bench.jsonl rows, bench.json marked interrupted)
+  interrupt      SIGINT keeps what was measured (bench.jsonl rows, bench.json marked interrupted);
+                 in the middle of a resize cell's drive, its rows are kept and its rates are over the
+                 time it drove
 and the resize cells (bench/resize.c, reports/bench_resize.py):
   resize-sync    fake-wm with a client that answers in the basic, draft and de-facto form shows 0
-                 glitch frames; the client that takes no part (the control) shows stale ones
+                 glitch frames, resized by the pointer and (basic) by the keyboard; the client that
+                 takes no part (the control) shows stale ones
   resize-early   fake-wm --inject show-before-paint=4 (every 4th synced resize shown before the
                  client painted it) gives glitch runs on 1/4 of the resize steps, +- 5 % of that
                  (two sessions pooled; fake-wm at 30 paints a second, so each such frame stays on
-                 screen 33 ms, long enough to be read on a loaded machine)
+                 screen 33 ms, long enough to be read on a loaded machine); the cells keep PNG
+                 pictures of their worst stale frames
+  resize-nowait  fake-wm --inject configure-before-answer=3 (every 3rd synced step of the pointer
+                 resize is configured and shown at once, painted for the old size, and its answer not
+                 waited for) gives glitch runs on 1/3 of the resize steps, +- 5 % of that (pooled and
+                 at 30 paints a second as resize-early)
   resize-lag     --inject resize-lag=40 moves the pointer->shown-size lag p50 by 40 ms +- 2 ms
                  (max(1 ms, 5 %)), against plain fake-wm in the same rounds (fake-wm repainting at
                  once, so its 60 Hz refresh does not quantise the lag)
@@ -202,8 +210,36 @@ def interrupt(tmp):
               first.strip(), rc, frames, doc.get("interrupted")))
 
 
+def interrupt_resize(tmp, steps=10):
+    """SIGINT in the middle of a resize cell's drive (once fake-wm has logged `steps` steps of the
+    pointer resize): the cell's rows are kept, and its rates are over the time it drove."""
+    out = os.path.join(tmp, "interrupted-resize")
+    cell = "resize-ptr60-basic-1"
+    p = subprocess.Popen(RUNNER + ["--bench-cells", cell, "--bench-time", "20", "--out", out], cwd=ROOT,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = os.path.join(out, "logs", "bench", "w0-r0.compositor.log")
+    deadline, seen = time.monotonic() + 60, 0
+    while seen < steps and time.monotonic() < deadline and p.poll() is None:
+        try:
+            seen = open(log).read().count("pointer resize: ")
+        except FileNotFoundError:
+            pass
+        time.sleep(0.02)  # polling a log file: there is no event to wait on
+    p.send_signal(signal.SIGINT)
+    rc = p.wait(timeout=60)
+    rows = bench_summary.read_rows(os.path.join(out, "bench.jsonl"))
+    trace = next((r for r in rows if r.get("kind") == "resize"), None)
+    end = next((r for r in rows if r.get("kind") == "cell-end"), {})
+    f = bench_resize.figures(trace) if trace else None
+    ok = rc == 130 and f is not None and end.get("ended_by") == "interrupted" and \
+        0 < trace["drive_ms"] < RESIZE_PASS_MS and f["frames"] >= 5 and f["frames_per_s"] >= 20
+    check("interrupt", ok, "SIGINT after %d steps of %s: exit %d, resize row %s, ended by %s, drove %s ms of %d, "
+          "%s frames/s" % (seen, cell, rc, "kept" if trace else "lost", end.get("ended_by"),
+                          trace and trace["drive_ms"], RESIZE_PASS_MS, f and f["frames_per_s"]))
+
+
 # ---- the resize cells ----
-RESIZE_SYNCED = ("resize-ptr125-basic-8", "resize-ptr125-draft-8", "resize-ptr125-defacto-8")
+RESIZE_SYNCED = ("resize-ptr125-basic-8", "resize-ptr125-draft-8", "resize-ptr125-defacto-8", "resize-kbd60-basic-8")
 RESIZE_PASS_MS = 2700   # one pass of the path (bench/resize.c PATH_MS)
 
 
@@ -233,19 +269,35 @@ def resize_sync(tmp):
               f["kinds"]["stale"], f["frames"], f["requests"]["sent"]))
 
 
-def resize_early(tmp, n=4):
+def injected_glitch_rate(tmp, name, injection, n):
+    """fake-wm at 30 paints a second given `injection`=n: glitch runs per resize step, 1/n +- 5 %,
+    two sessions pooled; requests the WM went on without (timed out) are shown too."""
     cell = "resize-ptr60-basic-1"
-    runs = steps = other = 0
+    runs = steps = other = unanswered = 0
+    pictures = []
     for _ in range(2):
-        t = resize_session(tmp, "fake-wm --refresh-hz 30 --inject show-before-paint=%d" % n, [cell], passes=2)[cell]
+        t = resize_session(tmp, "fake-wm --refresh-hz 30 --inject %s=%d" % (injection, n), [cell], passes=2)[cell]
         f = bench_resize.figures(t)
         runs += f["glitch_runs"]
         steps += t["size_changes"]
         other += f["kinds"]["torn"] + f["kinds"]["bounced"]
+        unanswered += f["requests"]["timed_out"]
+        pictures += [th for th in f["thumbs"] if th["kind"] == "stale"]
     rate = runs / steps if steps else 0
-    check("resize-early", abs(rate - 1 / n) <= 0.05 / n and other == 0 and steps >= 200,
-          "show-before-paint=%d: %d glitch runs over %d resize steps = %.4f (1/%d = %.4f +- 5 %%), %d torn or "
-          "bounced" % (n, runs, steps, rate, n, 1 / n, other))
+    # the pictures of the worst glitched frames: PNG files next to the rows
+    pngs = sum(1 for th in pictures if open(os.path.join(tmp, th["file"]), "rb").read(8) == b"\x89PNG\r\n\x1a\n")
+    check(name, abs(rate - 1 / n) <= 0.05 / n and other == 0 and steps >= 200 and pngs >= 2,
+          "%s=%d: %d glitch runs over %d resize steps = %.4f (1/%d = %.4f +- 5 %%), %d torn or bounced, "
+          "%d requests timed out; %d pictures of stale frames (PNG)" % (
+              injection, n, runs, steps, rate, n, 1 / n, other, unanswered, pngs))
+
+
+def resize_early(tmp, n=4):
+    injected_glitch_rate(tmp, "resize-early", "show-before-paint", n)
+
+
+def resize_nowait(tmp, n=3):
+    injected_glitch_rate(tmp, "resize-nowait", "configure-before-answer", n)
 
 
 def interleaved(tmp, wms, cell, rounds=2, passes=1):
@@ -306,7 +358,7 @@ def resize_order(tmp):
 def main():
     start = time.monotonic()
     steps = (paint_delay_sweep, drawn_delay, compress, deadline, self_vs_self, bad_input, interrupt,
-             resize_sync, resize_early, resize_lag, resize_drop)
+             interrupt_resize, resize_sync, resize_early, resize_nowait, resize_lag, resize_drop)
     if sys.argv[1:] == ["--compositors"]:
         steps = (resize_order,)
     elif sys.argv[1:2] == ["--only"]:  # --only STEP[,STEP...]: some steps, by function name

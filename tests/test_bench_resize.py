@@ -42,6 +42,41 @@ class Classify(unittest.TestCase):
         self.assertEqual(br.classify(cap(1, [0, 1, 326, 330, 330, -1], [0, 1, 196, 200, 200, -1], g=(0, -2, 330, 200)),
                                      PAINTS)[0], "bounced")
 
+    # a line with `bare` (7th field): where the backdrop under the window is next seen
+    def test_markers_at_the_server_edge_are_consistent(self):
+        c = br.classify(cap(1, [0, 1, 326, 330, 330, -1, 330], [0, 1, 196, 200, 200, -1, 200]), PAINTS)
+        self.assertEqual(c, ("consistent", (330, 200), (330, 200), 0))
+
+    def test_an_older_frame_shown_whole_is_consistent(self):
+        # the server has 340x210 already; the compositor holds the answered 330x200 frame, and the
+        # backdrop shows right after its markers: the window is shown whole at its older size
+        c = br.classify(cap(1, [0, 1, 326, 330, 330, -1, 330], [0, 1, 196, 200, 200, -1, 200], g=(0, 0, 340, 210)),
+                        PAINTS)
+        self.assertEqual(c, ("consistent", (330, 200), (330, 200), 0))
+
+    def test_a_black_strip_up_to_the_server_edge_is_stale(self):
+        # 330x200's paint shown at the server's 340x210, the new area black: the markers end where
+        # the black begins, and the backdrop only after the server's edge
+        kind, shown, _, hole = br.classify(
+            cap(1, [0, 1, 326, 330, 330, -1, 340], [0, 1, 196, 200, 200, -1, 210], g=(0, 0, 340, 210)), PAINTS)
+        self.assertEqual((kind, shown, hole), ("stale", (340, 210), 340 * 210 - 330 * 200))
+
+    def test_a_garbage_strip_with_no_backdrop_on_the_line_is_stale(self):
+        # garbage fills the new area and beyond: no backdrop on the row at all
+        kind, shown, _, hole = br.classify(
+            cap(1, [0, 1, 326, 330, 330, -1, -1], [0, 1, 196, 200, 200, -1, 200], g=(0, 0, 340, 200)), PAINTS)
+        self.assertEqual((kind, shown, hole), ("stale", (340, 200), 10 * 200))
+
+    def test_the_windows_own_decoration_is_not_a_strip(self):
+        row, col = [0, 1, 326, 330, 330, -1, 333], [0, 1, 196, 200, 200, -1, 203]   # a 3 px frame border
+        older = cap(1, row, col, g=(0, 0, 340, 210))
+        self.assertEqual(br.classify(older, PAINTS, border=(3, 3))[0], "consistent")
+        self.assertEqual(br.classify(older, PAINTS)[0], "stale")
+        black = cap(1, [0, 1, 326, 330, 330, -1, 343], col, g=(0, 0, 340, 210))
+        self.assertEqual(br.classify(black, PAINTS, border=(3, 3))[0], "stale")
+        # the border is learned where the markers end at the server's edge
+        self.assertEqual(br.decoration([cap(1, row, col, g=(0, 0, 330, 200)), older]), (3, 3))
+
     def test_window_not_on_screen(self):
         none = [-1, -1, -1, -1, -1, -1]
         self.assertIsNone(br.classify(cap(1, none, none), PAINTS))
@@ -70,6 +105,18 @@ class Figures(unittest.TestCase):
         self.assertEqual(sorted(f["lag_values"]), [4.0, 10.0])
         self.assertEqual(f["steps"], 2)
         self.assertEqual(f["configure_notify"], {"received": 2, "painted": 2})
+
+
+    def test_thumbnails_of_glitched_frames_only(self):
+        t = self.trace([
+            cap(1, [0, 1, 326, 330, 330, -1, 330], [0, 1, 196, 200, 200, -1, 200]),                    # consistent
+            cap(9, [0, 1, 326, 330, 330, -1, 340], [0, 1, 196, 200, 200, -1, 210], g=(0, 0, 340, 210)),  # black strip
+        ])
+        t["thumbs"] = [[1, "thumbs/a.png"], [0, "thumbs/b.png"], [7, "thumbs/gone.png"]]
+        self.assertEqual(br.figures(t)["thumbs"], [{"file": "thumbs/a.png", "t": 9, "kind": "stale",
+                                                     "shown": [340, 210], "unpainted": 340 * 210 - 330 * 200}])
+        del t["thumbs"]  # rows from before the pictures
+        self.assertEqual(br.figures(t)["thumbs"], [])
 
 
 if __name__ == "__main__":
