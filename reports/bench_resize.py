@@ -39,8 +39,10 @@ MATCH_PX = 2           # a shown size within this many pixels of a pointer posit
 def ends_at_server_edge(line, marker_end, edge, border):
     """The window ends at its markers as the server has it: they end at (or past: an older, larger
     frame shown whole) the server's edge, or the backdrop begins right after them and the window's
-    decoration (`border` px).  Captures from before the backdrop (6 fields) cannot tell: True."""
-    if len(line) < 7 or marker_end >= edge:
+    decoration (`border` px).  Captures from before the backdrop (6 fields), or of a cell whose
+    compositor showed the backdrop above the window so that it was taken away (bare -2), cannot
+    tell: True."""
+    if len(line) < 7 or marker_end >= edge or line[6] == -2:
         return True
     return line[6] >= 0 and line[6] - marker_end <= border
 

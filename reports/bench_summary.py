@@ -45,6 +45,12 @@ def parse_run_id(run_id):
         return None, None
 
 
+# how a cell ends when it could not measure (bench/cell.c, bench/resize.c, bench/session.c): an
+# error of the run, never an empty row; a compositor that died mid-cell is a crash.  "deadline" is
+# the normal end; "interrupted" keeps what was measured as partial results
+MEASURED_NOTHING = ("windows never shown", "x-error", "compositor exited")
+
+
 def group_runs(rows):
     """{(run id, cell): {"cell": row, "end": row, "frames": [measured frame rows]}} and the
     session rows by run id, in the order they were written."""
@@ -63,6 +69,10 @@ def group_runs(rows):
                 g["resize"] = r
             elif kind == "cell-end":
                 g["end"] = r
+                if r.get("ended_by") in MEASURED_NOTHING:
+                    # a cell that could not measure is an error of the run, never an empty row
+                    errors.append({"kind": "error", "run": r["run"], "cell": r["cell"],
+                                   "error": "the cell could not measure (ended by %s)" % r["ended_by"]})
             elif not r.get("warmup"):
                 g["frames"].append(r)
     return runs, sessions, errors

@@ -77,6 +77,13 @@ class Classify(unittest.TestCase):
         # the border is learned where the markers end at the server's edge
         self.assertEqual(br.decoration([cap(1, row, col, g=(0, 0, 330, 200)), older]), (3, 3))
 
+    def test_without_a_backdrop_an_older_frame_reads_as_before(self):
+        # bare -2: the compositor showed the backdrop above the window (mutter, KWin, metacity), so
+        # it was taken away; a frame held at an older size reads consistent, as before the backdrop
+        c = br.classify(cap(1, [0, 1, 326, 330, 330, -1, -2], [0, 1, 196, 200, 200, -1, -2], g=(0, 0, 340, 210)),
+                        PAINTS)
+        self.assertEqual(c[0], "consistent")
+
     def test_window_not_on_screen(self):
         none = [-1, -1, -1, -1, -1, -1]
         self.assertIsNone(br.classify(cap(1, none, none), PAINTS))
@@ -121,3 +128,15 @@ class Figures(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class MeasuredNothing(unittest.TestCase):
+    def test_a_cell_that_never_showed_its_window_is_an_error_of_the_run(self):
+        from reports import bench_summary
+        rows = [{"kind": "cell", "run": "w0-r0", "cell": "resize-ptr125-basic-1"},
+                {"kind": "cell-end", "run": "w0-r0", "cell": "resize-ptr125-basic-1", "ended_by": "windows never shown"},
+                {"kind": "cell", "run": "w0-r0", "cell": "resize-ptr125-none-1"},
+                {"kind": "cell-end", "run": "w0-r0", "cell": "resize-ptr125-none-1", "ended_by": "deadline"}]
+        _, _, errors = bench_summary.group_runs(rows)
+        self.assertEqual([(e["cell"], e["error"]) for e in errors],
+                         [("resize-ptr125-basic-1", "the cell could not measure (ended by windows never shown)")])
