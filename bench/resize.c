@@ -495,25 +495,11 @@ static bool driver_wait(struct driver *d, int64_t until)
     }
 }
 
-/* another client holds the pointer grab: a grab at time 1 is refused as AlreadyGrabbed first
- * (scripted-client/resize.c, grabbed_by_other, says why not CurrentTime) */
-static bool pointer_grabbed(struct driver *d)
+/* Asks the WM for an interactive resize of the window (_NET_WM_MOVERESIZE in `direction`, with
+ * `button` held or 0), then waits up to GRAB_WAIT_US for it to take the pointer (keyboard) grab:
+ * d->grabbed says whether it did. */
+static void ask_moveresize(struct driver *d, uint32_t direction, uint32_t button, bool pointer)
 {
-    xcb_grab_pointer_cookie_t ck =
-        xcb_grab_pointer(d->c, 0, d->root, 0, XCB_GRAB_MODE_ASYNC, XCB_GRAB_MODE_ASYNC, XCB_NONE, XCB_NONE, 1);
-    xcb_ungrab_pointer(d->c, XCB_CURRENT_TIME);
-    xcb_grab_pointer_reply_t *r = xcb_grab_pointer_reply(d->c, ck, NULL);
-    uint8_t status = r ? r->status : XCB_GRAB_STATUS_INVALID_TIME;
-    free(r);
-    return status == XCB_GRAB_STATUS_ALREADY_GRABBED || status == XCB_GRAB_STATUS_FROZEN;
-}
-
-static void driver_begin_pointer(struct driver *d)
-{
-    xcb_test_fake_input(d->c, XCB_MOTION_NOTIFY, 0, XCB_CURRENT_TIME, d->root, (int16_t)d->corner_x,
-                        (int16_t)d->corner_y, 0);
-    xcb_test_fake_input(d->c, XCB_BUTTON_PRESS, 1, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
-    xh_round_trip(d->c);
     xcb_client_message_event_t ev;
     memset(&ev, 0, sizeof ev);
     ev.response_type = XCB_CLIENT_MESSAGE;
@@ -522,16 +508,25 @@ static void driver_begin_pointer(struct driver *d)
     ev.type = d->moveresize;
     ev.data.data32[0] = (uint32_t)d->corner_x;
     ev.data.data32[1] = (uint32_t)d->corner_y;
-    ev.data.data32[2] = MOVERESIZE_SIZE_BOTTOMRIGHT;
-    ev.data.data32[3] = 1;
+    ev.data.data32[2] = direction;
+    ev.data.data32[3] = button;
     ev.data.data32[4] = 1;
     xcb_send_event(d->c, 0, d->root, XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY,
                    (const char *)&ev);
     xcb_flush(d->c);
     int64_t until = clock_now_us() + GRAB_WAIT_US;
-    while (!(d->grabbed = pointer_grabbed(d)) && clock_now_us() < until)
+    while (!(d->grabbed = xh_grabbed_by_other(d->c, d->root, pointer)) && clock_now_us() < until)
         if (!driver_wait(d, clock_now_us() + 5000))
             return;
+}
+
+static void driver_begin_pointer(struct driver *d)
+{
+    xcb_test_fake_input(d->c, XCB_MOTION_NOTIFY, 0, XCB_CURRENT_TIME, d->root, (int16_t)d->corner_x,
+                        (int16_t)d->corner_y, 0);
+    xcb_test_fake_input(d->c, XCB_BUTTON_PRESS, 1, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
+    xh_round_trip(d->c);
+    ask_moveresize(d, MOVERESIZE_SIZE_BOTTOMRIGHT, 1, true);
 }
 
 /* ---- kbdHZ: _NET_WM_MOVERESIZE_SIZE_KEYBOARD, then the arrow keys by XTEST ---- */
@@ -553,18 +548,6 @@ static void press(struct driver *d, xcb_keysym_t sym)
     xcb_test_fake_input(d->c, XCB_KEY_PRESS, k, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
     xcb_test_fake_input(d->c, XCB_KEY_RELEASE, k, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
     xcb_flush(d->c);
-}
-
-/* another client holds the keyboard grab (as pointer_grabbed) */
-static bool keyboard_grabbed(struct driver *d)
-{
-    xcb_grab_keyboard_cookie_t ck =
-        xcb_grab_keyboard(d->c, 0, d->root, 1, XCB_GRAB_MODE_ASYNC, XCB_GRAB_MODE_ASYNC);
-    xcb_ungrab_keyboard(d->c, XCB_CURRENT_TIME);
-    xcb_grab_keyboard_reply_t *r = xcb_grab_keyboard_reply(d->c, ck, NULL);
-    uint8_t status = r ? r->status : XCB_GRAB_STATUS_INVALID_TIME;
-    free(r);
-    return status == XCB_GRAB_STATUS_ALREADY_GRABBED || status == XCB_GRAB_STATUS_FROZEN;
 }
 
 /* The window's ConfigureNotify events read so far: its size (cw, ch).  A change of size is what
@@ -601,24 +584,7 @@ static void driver_begin_keyboard(struct driver *d)
     d->cw = W0;
     d->ch = H0;
     d->step_w = d->step_h = STEP_GUESS;
-    xcb_client_message_event_t ev;
-    memset(&ev, 0, sizeof ev);
-    ev.response_type = XCB_CLIENT_MESSAGE;
-    ev.window = d->win;
-    ev.format = 32;
-    ev.type = d->moveresize;
-    ev.data.data32[0] = (uint32_t)d->corner_x;
-    ev.data.data32[1] = (uint32_t)d->corner_y;
-    ev.data.data32[2] = MOVERESIZE_SIZE_KEYBOARD;
-    ev.data.data32[3] = 0; /* no button */
-    ev.data.data32[4] = 1;
-    xcb_send_event(d->c, 0, d->root, XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY,
-                   (const char *)&ev);
-    xcb_flush(d->c);
-    int64_t until = clock_now_us() + GRAB_WAIT_US;
-    while (!(d->grabbed = keyboard_grabbed(d)) && clock_now_us() < until)
-        if (!driver_wait(d, clock_now_us() + 5000))
-            return;
+    ask_moveresize(d, MOVERESIZE_SIZE_KEYBOARD, 0, false); /* no button */
 }
 
 /* One key toward the path's size (tw, th) from the window's, once the last key's change came (or
@@ -726,7 +692,6 @@ struct rcell {
     int w, h;                 /* the size of the last ConfigureNotify */
     int left0, top0;
     bool need_paint, mapped;
-    bool backdrop_covered; /* the compositor showed the backdrop above the window: taken away */
     bool req_pending, req_configured; /* a request not answered yet; a ConfigureNotify came after it */
     int64_t req_value, req_at_us;
     bool req_extended;        /* defacto: the request's l[4] = 1 (an extended request) */
@@ -1050,7 +1015,7 @@ static void write_rows(struct rcell *rc, const char *ended_by, double wall_ms, s
     row_str(&r, "form", resize_form_name(rc->rs->form));
     row_int(&r, "paint_ms", rc->rs->paint_ms);
     row_bool(&r, "slow", rc->rs->slow);
-    row_bool(&r, "backdrop", !rc->backdrop_covered);
+    row_bool(&r, "backdrop", !atomic_load(&rc->cap.no_backdrop));
     row_int(&r, "start_w", W0);
     row_int(&r, "start_h", H0);
     row_int(&r, "edge_px", EDGE_PX);
@@ -1179,7 +1144,6 @@ static bool backdrop_covers_window(struct rcell *rc)
  * older size can no longer be told from a black strip (bench/README.md, "Limits") */
 static void take_backdrop_away(struct rcell *rc)
 {
-    rc->backdrop_covered = true;
     atomic_store(&rc->cap.no_backdrop, true);
     atomic_store(&rc->cap.shown, false);
     xcb_unmap_window(rc->c, rc->backdrop);
@@ -1195,7 +1159,7 @@ static const char *wait_shown(struct rcell *rc, int64_t by)
         const char *why = turn(rc, clock_now_us() + 20000);
         if (why)
             return why;
-        if (!rc->backdrop_covered && clock_now_us() >= check_at && backdrop_covers_window(rc))
+        if (!atomic_load(&rc->cap.no_backdrop) && clock_now_us() >= check_at && backdrop_covers_window(rc))
             take_backdrop_away(rc);
         if (clock_now_us() >= by)
             return "windows never shown";
@@ -1245,7 +1209,7 @@ static const char *run(struct rcell *rc, char *err, size_t errlen)
     const char *why = warm_up(rc);
     if (why)
         return why;
-    if (!rc->backdrop_covered && backdrop_covers_window(rc)) {
+    if (!atomic_load(&rc->cap.no_backdrop) && backdrop_covers_window(rc)) {
         take_backdrop_away(rc);
         why = wait_shown(rc, clock_now_us() + SHOW_AGAIN_US);
         if (!why)

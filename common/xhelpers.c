@@ -23,3 +23,23 @@ void xh_intern_atoms(xcb_connection_t *c, const char *const *names, int n, xcb_a
         free(r);
     }
 }
+
+bool xh_grabbed_by_other(xcb_connection_t *c, xcb_window_t root, bool pointer)
+{
+    uint8_t status;
+    if (pointer) {
+        xcb_grab_pointer_cookie_t ck =
+            xcb_grab_pointer(c, 0, root, 0, XCB_GRAB_MODE_ASYNC, XCB_GRAB_MODE_ASYNC, XCB_NONE, XCB_NONE, 1);
+        xcb_ungrab_pointer(c, XCB_CURRENT_TIME);
+        xcb_grab_pointer_reply_t *r = xcb_grab_pointer_reply(c, ck, NULL);
+        status = r ? r->status : XCB_GRAB_STATUS_INVALID_TIME;
+        free(r);
+    } else {
+        xcb_grab_keyboard_cookie_t ck = xcb_grab_keyboard(c, 0, root, 1, XCB_GRAB_MODE_ASYNC, XCB_GRAB_MODE_ASYNC);
+        xcb_ungrab_keyboard(c, XCB_CURRENT_TIME);
+        xcb_grab_keyboard_reply_t *r = xcb_grab_keyboard_reply(c, ck, NULL);
+        status = r ? r->status : XCB_GRAB_STATUS_INVALID_TIME;
+        free(r);
+    }
+    return status == XCB_GRAB_STATUS_ALREADY_GRABBED || status == XCB_GRAB_STATUS_FROZEN;
+}

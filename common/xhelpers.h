@@ -16,6 +16,15 @@ bool xh_round_trip(xcb_connection_t *c);
  * when missing; XCB_ATOM_NONE when the connection failed. */
 void xh_intern_atoms(xcb_connection_t *c, const char *const *names, int n, xcb_atom_t *out);
 
+/* Does another client hold the pointer (pointer true) or keyboard grab, i.e. has the WM entered
+ * its move/resize mode?  The probe is a grab with the timestamp 1 (far in the past): AlreadyGrabbed
+ * is checked first, and otherwise the server refuses it (InvalidTime) or, before any grab ever
+ * happened, grants it at that old time.  A probe at CurrentTime would move the device's last-grab
+ * time to now, and a WM that then grabs with the (older) timestamp of the event it handles gets
+ * InvalidTime (xfwm4, KWin).  Grab and ungrab go back to back, so a granted probe lasts for no
+ * other request. */
+bool xh_grabbed_by_other(xcb_connection_t *c, xcb_window_t root, bool pointer);
+
 /* XSync INT64 <-> int64_t (hi is signed, lo unsigned, as on the wire). */
 static inline int64_t xh_sync_value(xcb_sync_int64_t v)
 {

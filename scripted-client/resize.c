@@ -99,31 +99,11 @@ static xcb_keycode_t keycode_of(struct client *cl, uint32_t keysym)
     return found;
 }
 
-/* Does another client hold the keyboard (pointer) grab, i.e. has the WM entered its resize mode?
- * The probe is a grab with the timestamp 1 (far in the past): AlreadyGrabbed is checked first, and
- * otherwise the server refuses it (InvalidTime) or, before any grab ever happened, grants it at
- * that old time.  A probe at CurrentTime would move the device's last-grab time to now, and a WM
- * that then grabs with the (older) timestamp of the event it handles gets InvalidTime (xfwm4,
- * KWin).  Grab and ungrab go back to back, so a granted probe lasts for no other request. */
+/* Does another client hold the keyboard (pointer) grab: the WM in its resize mode
+ * (common/xhelpers.h says how it is probed) */
 static bool grabbed_by_other(struct client *cl, bool pointer)
 {
-    uint8_t status;
-    if (pointer) {
-        xcb_grab_pointer_cookie_t ck = xcb_grab_pointer(cl->c, 0, cl->screen->root, 0, XCB_GRAB_MODE_ASYNC,
-                                                        XCB_GRAB_MODE_ASYNC, XCB_NONE, XCB_NONE, 1);
-        xcb_ungrab_pointer(cl->c, XCB_CURRENT_TIME);
-        xcb_grab_pointer_reply_t *r = xcb_grab_pointer_reply(cl->c, ck, NULL);
-        status = r ? r->status : XCB_GRAB_STATUS_INVALID_TIME;
-        free(r);
-    } else {
-        xcb_grab_keyboard_cookie_t ck = xcb_grab_keyboard(cl->c, 0, cl->screen->root, 1, XCB_GRAB_MODE_ASYNC,
-                                                          XCB_GRAB_MODE_ASYNC);
-        xcb_ungrab_keyboard(cl->c, XCB_CURRENT_TIME);
-        xcb_grab_keyboard_reply_t *r = xcb_grab_keyboard_reply(cl->c, ck, NULL);
-        status = r ? r->status : XCB_GRAB_STATUS_INVALID_TIME;
-        free(r);
-    }
-    return status == XCB_GRAB_STATUS_ALREADY_GRABBED || status == XCB_GRAB_STATUS_FROZEN;
+    return xh_grabbed_by_other(cl->c, cl->screen->root, pointer);
 }
 
 static void key_click(struct client *cl, xcb_keycode_t key)
