@@ -99,17 +99,24 @@ def target_at(motions, t, start):
 
 
 def motion_lag(motions, t, size, start):
-    """How long ago the pointer asked for `size`: the latest motion at or before t that asked for
-    exactly it (a WM applies pointer positions as they are), else the latest within MATCH_PX (a WM
-    with size increments); None when none did."""
+    """How long ago the pointer asked for `size`, looking only at its latest visit to the size's
+    neighbourhood (the run of motions before t that stayed within MATCH_PX of it): the motion of
+    that visit that asked for exactly `size` (a WM applies pointer positions as they are), else
+    the visit's latest (a WM with size increments, or one that places the edge a pixel off the
+    pointer); None when the pointer never came near.  The path repeats itself, so an exact ask
+    of an earlier pass is not this frame's cause: openbox's frames matched the ask of one
+    period before (2.7 s) whenever this pass's pointer stepped over the exact size."""
     _, n = target_at(motions, t, start)
     near = None
     for i in range(n - 1, -1, -1):
         m = motions[i]
         if (m[1], m[2]) == tuple(size):
             return t - m[0]
-        if near is None and abs(m[1] - size[0]) <= MATCH_PX and abs(m[2] - size[1]) <= MATCH_PX:
-            near = t - m[0]
+        if abs(m[1] - size[0]) <= MATCH_PX and abs(m[2] - size[1]) <= MATCH_PX:
+            if near is None:
+                near = t - m[0]
+        elif near is not None:
+            return near  # the visit ended before it asked for exactly this size
     return near
 
 

@@ -113,6 +113,17 @@ class Figures(unittest.TestCase):
         self.assertEqual(f["steps"], 2)
         self.assertEqual(f["configure_notify"], {"received": 2, "painted": 2})
 
+    def test_lag_is_taken_from_the_latest_pass_over_the_size(self):
+        # the path passed 340 exactly at 10 ms; on its next pass (at 2710 ms) it stepped 339 -> 341,
+        # and the WM showed 340 at 2712 ms: the cause is this pass (2 ms), not the last exact ask
+        motions = [[10.0, 340, 200], [20.0, 360, 200], [2700.0, 330, 200], [2705.0, 339, 200],
+                   [2710.0, 341, 200], [2720.0, 360, 200]]
+        self.assertEqual(br.motion_lag(motions, 2712.0, (340, 200), (320, 200)), 2.0)
+        # within the one pass an exact ask still wins over a nearer-in-time neighbour
+        motions = [[2705.0, 340, 200], [2710.0, 341, 200]]
+        self.assertEqual(br.motion_lag(motions, 2712.0, (340, 200), (320, 200)), 7.0)
+        self.assertIsNone(br.motion_lag([[1.0, 400, 200]], 2.0, (340, 200), (320, 200)))
+
 
     def test_thumbnails_of_glitched_frames_only(self):
         t = self.trace([
