@@ -21,8 +21,34 @@
 #include "win.h"
 
 #include <string.h>
+#include <xcb/xcb_icccm.h>
 
 enum { CONTROL_RESIZE = 1, CONTROL_MOVE = 2, CONTROL_DRAWN = 3 };
+
+/* The resizes a WM drives keep within the client's WM_NORMAL_HINTS minimum and maximum size
+ * (ICCCM 4.1.2.3), as every real WM's do.  Ignoring them is not only wrong but deadlocks GTK 3
+ * (Firefox keeps 500 px of width): it asks for its minimum again at once and freezes its frame
+ * clock until the ConfigureNotify of that request (gtk_window_move_resize, gtk/gtkwindow.c),
+ * while fake-wm queues that request behind the sync request it just sent, whose answer GTK's
+ * frozen frame never ends: each waits for the other until the sync timeout. */
+static void keep_size_hints(const struct win *w, uint32_t *wd, uint32_t *ht)
+{
+    xcb_size_hints_t h;
+    if (!xcb_icccm_get_wm_normal_hints_reply(X.c, xcb_icccm_get_wm_normal_hints(X.c, w->id), &h, NULL))
+        return;
+    if (h.flags & XCB_ICCCM_SIZE_HINT_P_MAX_SIZE) {
+        if (h.max_width > 0 && *wd > (uint32_t)h.max_width)
+            *wd = (uint32_t)h.max_width;
+        if (h.max_height > 0 && *ht > (uint32_t)h.max_height)
+            *ht = (uint32_t)h.max_height;
+    }
+    if (h.flags & XCB_ICCCM_SIZE_HINT_P_MIN_SIZE) {
+        if (h.min_width > 0 && *wd < (uint32_t)h.min_width && h.min_width <= 32767)
+            *wd = (uint32_t)h.min_width;
+        if (h.min_height > 0 && *ht < (uint32_t)h.min_height && h.min_height <= 32767)
+            *ht = (uint32_t)h.min_height;
+    }
+}
 
 static void control_resize(struct win *w, uint32_t wd, uint32_t ht)
 {
@@ -30,9 +56,16 @@ static void control_resize(struct win *w, uint32_t wd, uint32_t ht)
         logmsg("window %u: control resize to %ux%u refused (size out of range)", w->id, wd, ht);
         return;
     }
+    uint32_t asked_w = wd, asked_h = ht;
+    keep_size_hints(w, &wd, &ht);
     struct configure_req r = {.mask = XCB_CONFIG_WINDOW_WIDTH | XCB_CONFIG_WINDOW_HEIGHT,
                               .width = (uint16_t)wd, .height = (uint16_t)ht};
-    logmsg("window %u: control: resize to %ux%u", w->id, wd, ht);
+    if (wd != asked_w || ht != asked_h)
+        logmsg("window %u: control: resize to %ux%u (asked %ux%u; WM_NORMAL_HINTS keeps the window within its "
+               "minimum and maximum size)",
+               w->id, wd, ht, asked_w, asked_h);
+    else
+        logmsg("window %u: control: resize to %ux%u", w->id, wd, ht);
     sync_configure_request(w, &r, ORIGIN_KEYBOARD);
 }
 
