@@ -13,7 +13,7 @@ static int nprobe_names;
 
 /* Observed from the selections at start-up, and derived from the trigger probes. */
 static const char *const builtin[] = {"wm", "compositing", "sync-requests", "driven-resize", "held-resize", "map-resize", "hold",
-                                      "extended", "protocol"};
+                                      "extended", "protocol", "client-state-idle", "client-state-animating"};
 #define NBUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
 /* The resize triggers in the order `A resize` prefers them: a ConfigureRequest is exact and
@@ -315,6 +315,25 @@ void features_derive(struct features *fs)
     else
         derive_any(fs, "extended", ext, 2, "basic form only: with two counters it used the first as a basic-form counter");
     derive_protocol(fs);
+}
+
+void features_set_client_states(struct features *fs, const char *animates)
+{
+    const char *word = animates ? animates : "";
+    if (!strcmp(word, "forever"))
+        features_set(fs, "client-state-idle", FEATURE_ABSENT, "declared",
+                     "the command animates for ever (animates: forever): it is never idle; the idle state is the "
+                     "toolkit's still conf");
+    else
+        features_set(fs, "client-state-idle", FEATURE_PRESENT, "declared", "%s%s%s", word[0] ? "animates: " : "",
+                     word, word[0] ? "" : "animates: not said (the observer decides when asked)");
+    if (!strcmp(word, "no"))
+        features_set(fs, "client-state-animating", FEATURE_ABSENT, "declared",
+                     "the command never animates (animates: no): it draws only when shown, resized or given input; "
+                     "the animating state is the toolkit's animated conf");
+    else
+        features_set(fs, "client-state-animating", FEATURE_PRESENT, "declared", "%s%s%s",
+                     word[0] ? "animates: " : "", word, word[0] ? "" : "animates: not said (the observer decides when asked)");
 }
 
 bool features_decided(const struct features *fs, const char *name)

@@ -77,6 +77,11 @@ enum liveness guarded_run(const struct testcase *tc, const struct guard *g, enum
             first_start = res->start_us;
             snprintf(first_reason, sizeof first_reason, "%s", res->reason);
         }
+        /* the case's clients end before the barrier: the barrier's window must be the newest
+         * and topmost, and a client still running may raise its own over it (GTK 4 presents a
+         * window with XRaiseWindow where the WM lists no _NET_ACTIVE_WINDOW, a few ms after
+         * the map that ends a probe) and hide it for as long as it runs */
+        session_stop_clients(s);
         char why[512] = "";
         enum liveness h = health_after(g, s, res, why, sizeof why);
         if (h != LIVE_OK) {

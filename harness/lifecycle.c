@@ -302,6 +302,8 @@ static void find_features(struct run *r, enum profile p)
     int found = r->o->features_file ? features_read_tsv(r->o->features_file, r->wm.command, fs, err, sizeof err) : 0;
     if (found < 0)
         tap_comment(&r->tap, "%s: probing instead", err);
+    if (found > 0 && r->observer_binary[0]) /* a table from before they were declared: as the conf says now */
+        features_set_client_states(fs, getenv("FRAMESYNC_CLIENT_ANIMATES"));
     if (found <= 0) {
         char dir[PATH_MAX + 64];
         snprintf(dir, sizeof dir, "%s/logs/probes/%s", r->o->out_dir, profile_name(p));

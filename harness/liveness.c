@@ -147,6 +147,70 @@ static void watch_root_damage(struct barrier *b)
     xcb_damage_create(b->c, xcb_generate_id(b->c), b->root, XCB_DAMAGE_REPORT_LEVEL_NON_EMPTY);
 }
 
+/* The top-level window (a child of the root) that holds w: its WM's frame, or w itself. */
+static xcb_window_t toplevel_of(xcb_connection_t *c, xcb_window_t root, xcb_window_t w)
+{
+    for (int depth = 0; depth < 16; depth++) {
+        xcb_query_tree_reply_t *t = xcb_query_tree_reply(c, xcb_query_tree(c, w), NULL);
+        if (!t)
+            return XCB_NONE;
+        xcb_window_t parent = t->parent;
+        free(t);
+        if (parent == root)
+            return w;
+        w = parent;
+    }
+    return XCB_NONE;
+}
+
+/* When the window is not seen: the topmost mapped top-level at (x, y), when it is not the
+ * barrier's own (a window stacked above it hides it, whoever paints); its WM_CLASS in *cls. */
+static xcb_window_t covered_by(struct barrier *b, int x, int y, char *cls, size_t len)
+{
+    cls[0] = 0;
+    xcb_window_t own = toplevel_of(b->c, b->root, b->win), found = XCB_NONE;
+    xcb_query_tree_reply_t *t = xcb_query_tree_reply(b->c, xcb_query_tree(b->c, b->root), NULL);
+    if (!t || own == XCB_NONE) {
+        free(t);
+        return XCB_NONE;
+    }
+    xcb_window_t *kids = xcb_query_tree_children(t);
+    for (int i = xcb_query_tree_children_length(t) - 1; i >= 0 && found == XCB_NONE; i--) { /* top first */
+        xcb_get_window_attributes_reply_t *a =
+            xcb_get_window_attributes_reply(b->c, xcb_get_window_attributes(b->c, kids[i]), NULL);
+        xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(b->c, xcb_get_geometry(b->c, kids[i]), NULL);
+        if (a && g && a->map_state == XCB_MAP_STATE_VIEWABLE && a->_class == XCB_WINDOW_CLASS_INPUT_OUTPUT &&
+            x >= g->x && y >= g->y && x < g->x + g->width + 2 * g->border_width &&
+            y < g->y + g->height + 2 * g->border_width)
+            found = kids[i];
+        free(a);
+        free(g);
+    }
+    free(t);
+    if (found == own)
+        return XCB_NONE;
+    /* its WM_CLASS, or that of the client window a frame holds */
+    xcb_window_t look[2] = {found, XCB_NONE};
+    xcb_query_tree_reply_t *ft = xcb_query_tree_reply(b->c, xcb_query_tree(b->c, found), NULL);
+    if (ft && xcb_query_tree_children_length(ft) > 0)
+        look[1] = xcb_query_tree_children(ft)[0];
+    free(ft);
+    for (int i = 0; i < 2 && !cls[0] && look[i]; i++) {
+        xcb_get_property_reply_t *p = xcb_get_property_reply(
+            b->c, xcb_get_property(b->c, 0, look[i], XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, 0, 64), NULL);
+        size_t n = p ? (size_t)xcb_get_property_value_length(p) : 0;
+        if (n > 0) { /* "instance\0class\0": the class */
+            const char *v = xcb_get_property_value(p), *name = v;
+            size_t first = strnlen(v, n);
+            if (first + 1 < n)
+                name = v + first + 1;
+            snprintf(cls, len, "%.*s", (int)strnlen(name, n - (size_t)(name - v)), name);
+        }
+        free(p);
+    }
+    return found;
+}
+
 static enum liveness verdict(enum liveness v, char *why, size_t len, const char *fmt, int ms)
 {
     snprintf(why, len, fmt, ms);
@@ -205,10 +269,16 @@ enum liveness liveness_check(const struct run_env *env, int deadline_ms, char *w
             v = LIVE_EXITED;
         else if (!shown && b.capture_error[0]) /* the harness's own trouble: it cannot see, so it decides nothing */
             fprintf(stderr, "framesync: the liveness barrier could not see the screen: %s\n", b.capture_error);
-        else if (!shown)
+        else if (!shown) {
+            char cls[64], above[160] = "";
+            xcb_window_t cover = covered_by(&b, cx, cy, cls, sizeof cls);
+            if (cover != XCB_NONE)
+                snprintf(above, sizeof above, "; window 0x%x%s%s%s is stacked above it there", cover,
+                         cls[0] ? " (WM_CLASS " : "", cls, cls[0] ? ")" : "");
             snprintf(why, len, "it mapped a new window but did not show it within %d ms (the screen at its centre "
-                     "%d,%d stayed %06X, the window is %06X): it paints no more", deadline_ms, cx, cy, seen,
-                     LIVENESS_RGB), v = LIVE_NO_PAINT;
+                     "%d,%d stayed %06X, the window is %06X%s): it paints no more", deadline_ms, cx, cy, seen,
+                     LIVENESS_RGB, above), v = LIVE_NO_PAINT;
+        }
     }
     close_barrier(&b);
     if (v == LIVE_EXITED)

@@ -4,7 +4,10 @@
  * process blocked for ever keeps its connection open), so the check is a barrier it must answer,
  * like i3's sync barrier: a new window is mapped (a WM must handle its MapRequest) and, when the
  * compositor composites, shown on the root in its background colour (a compositor must paint a
- * newly mapped window).  It runs between cases, when no window of a case is left. */
+ * newly mapped window).  It runs between cases, when no window of a case is left: the case's
+ * clients are ended first (guarded.c), since a window of theirs stacked above the barrier's hides
+ * it however well the compositor paints.  When the window is not seen, the window stacked above
+ * it at its centre, if any, is named. */
 #ifndef FRAMESYNC_LIVENESS_H
 #define FRAMESYNC_LIVENESS_H
 

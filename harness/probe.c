@@ -244,6 +244,8 @@ void probes_run(struct testcase **probes, int n, struct run_env *env, struct fea
     int64_t begin = clock_now_us();
     env->features = fs;
     set_selection_features(fs, env->wm);
+    if (env->observer_binary && env->observer_binary[0]) /* a client run: the states its command reaches (clients/NAME.conf) */
+        features_set_client_states(fs, getenv("FRAMESYNC_CLIENT_ANIMATES"));
     /* the trigger probes' features exist (unknown) before any of them ran, so the derived ones
      * say "not decided" rather than "absent" while probing */
     features_derive(fs);

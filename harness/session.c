@@ -44,16 +44,26 @@ void session_detach_oracles(struct session *s)
     s->noracles = 0;
 }
 
-void session_free(struct session *s)
+void session_stop_clients(struct session *s)
 {
-    session_detach_oracles(s);
     for (int i = 0; i < s->nclients; i++) {
         struct client *c = &s->clients[i];
         if (c->in_fd >= 0)
             close(c->in_fd);   /* EOF on stdin: a well-behaved client exits by itself */
+        c->in_fd = -1;
         proc_stop(c->proc, 300);
-        close(c->out_fd);
+        c->proc = NULL;
+        if (c->out_fd >= 0)
+            close(c->out_fd);
+        c->out_fd = -1;
+        c->eof = true;
     }
+}
+
+void session_free(struct session *s)
+{
+    session_detach_oracles(s);
+    session_stop_clients(s);
     for (int i = 0; i < s->nvars; i++)
         free(s->vars[i].name);
     timeline_free(&s->tl);

@@ -50,6 +50,9 @@ struct session {
 };
 
 void session_init(struct session *s, const char *client_binary, const char *log_prefix);
+/* Ends every client (and with it what it runs: an application under test); the timeline, the
+ * bindings and the count of clients stay, for the case's log. */
+void session_stop_clients(struct session *s);
 /* Ends every client and frees everything but nothing printed. */
 void session_free(struct session *s);
 

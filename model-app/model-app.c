@@ -41,7 +41,12 @@
  *   plus3              ends its updates 3 above their beginning (a frame drawn for a chosen time)
  *   slow-answer        answers 200 ms after the ConfigureNotify
  *   negative-start     creates its second counter at -1000 (a value of its choosing: any signed
- *                      64-bit value) */
+ *                      64-bit value)
+ *   raise-over-new     raises its toplevel whenever another top-level window is mapped, as GTK 4
+ *                      raises a window it presents (gdk_x11_surface_focus: XRaiseWindow where the
+ *                      WM lists no _NET_ACTIVE_WINDOW): a window mapped after its own is hidden
+ *                      for as long as it runs (the harness's liveness barrier must not take
+ *                      that for a compositor that paints no more) */
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -80,9 +85,9 @@ static const struct {
     {"ewmh-1.5/basic/client-sets-counter", "answers after the server painted a child's background, not drawing itself"},
 };
 
-enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER, V_NEGATIVE_START };
+enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER, V_NEGATIVE_START, V_RAISE_OVER_NEW };
 static const char *const variant_names[] = {"none", "frame-answer", "map-even", "plus3", "slow-answer",
-                                            "negative-start"};
+                                            "negative-start", "raise-over-new"};
 
 enum { A_PROTOCOLS, A_DELETE, A_SYNC, A_COUNTER, A_FENCES, A_SUPPORTED, A_SYNC_DRAWN, A_FRAME_DRAWN, A_COUNT };
 static const char *const atom_names[A_COUNT] = {"WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_SYNC_REQUEST",
@@ -337,6 +342,17 @@ static void on_event(xcb_generic_event_t *ev)
         paint();
         xcb_flush(S.c);
         break;
+    case XCB_MAP_NOTIFY: { /* raise-over-new: another top-level (or its WM's frame) was mapped */
+        xcb_map_notify_event_t *e = (xcb_map_notify_event_t *)ev;
+        if (S.variant != V_RAISE_OVER_NEW || e->event != S.screen->root || e->window == S.win ||
+            e->override_redirect)
+            break;
+        uint32_t above = XCB_STACK_MODE_ABOVE;
+        xcb_configure_window(S.c, S.win, XCB_CONFIG_WINDOW_STACK_MODE, &above);
+        xcb_flush(S.c);
+        fprintf(stderr, "model-app: window 0x%x mapped: raised its own over it (variant raise-over-new)\n", e->window);
+        break;
+    }
     }
 }
 
@@ -398,7 +414,7 @@ usage:
     fprintf(stderr, "usage: model-app [--form basic|extended] [--fences N (0-8)] [--frame-ms MS] [--animate-ms MS]\n"
                     "                 [--fault F] [--variant V]\n"
                     "       model-app --list-faults\n"
-                    "variants: frame-answer map-even plus3 slow-answer negative-start\n"
+                    "variants: frame-answer map-even plus3 slow-answer negative-start raise-over-new\n"
                     "faults: answer-early wrong-counter odd-end no-drawn-wait wrong-fence-index "
                     "same-size-unanswered late-counter answer-only-animating no-counter child-server-paint\n");
     exit(2);
@@ -416,6 +432,10 @@ static void start(int nfences)
     xh_intern_atoms(S.c, atom_names, A_COUNT, S.atom);
     S.drawn_listed = S.extended && supports_drawn();
     create_window(nfences);
+    if (S.variant == V_RAISE_OVER_NEW) { /* told of every top-level's map */
+        uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
+        xcb_change_window_attributes(S.c, S.screen->root, XCB_CW_EVENT_MASK, &mask);
+    }
     if (S.extended && S.variant != V_MAP_EVEN) /* the first frame: mapped odd, ended once painted */
         set_counter(1, S.value[1] + 1);
     xcb_map_window(S.c, S.win);

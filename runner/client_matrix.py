@@ -194,6 +194,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="run-tests.sh --matrix --clients",
                                  description="the client cases against every installed named application")
     ap.add_argument("--clients", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="clients run at a time: 1 only (a browser takes both cores of a small machine, and "
+                         "the wall times are per client)")
     ap.add_argument("--only", help="comma-separated client names (default: every installed one)")
     ap.add_argument("--reruns", type=int, default=1, help="re-run failing cases up to N times (default 1)")
     ap.add_argument("--out", default="/tmp/framesync-client-matrix", help="where each run's output goes")
@@ -202,6 +205,8 @@ def main(argv=None):
     ap.add_argument("--reuse", action="store_true", help="run nothing: the report from an earlier run in --out")
     ap.add_argument("--update-baselines", action="store_true", help="write baselines/clients/NAME.txt")
     args = ap.parse_args(argv)
+    if args.jobs != 1:
+        ap.error("--jobs %d: the clients run one at a time (--jobs 1)" % args.jobs)
     known = list_clients()
     only = [n for n in args.only.split(",") if n] if args.only else None
     if only and [n for n in only if n not in {k[0] for k in known}]:

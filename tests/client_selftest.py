@@ -74,7 +74,8 @@ FAULTS = {
 
 
 # variant -> the profiles whose text allows it (frame-answer: GTK's answer by a frame, V + 1 then
-# V + 2, is de-facto's; the draft asks for the second counter at exactly the next even value)
+# V + 2, is de-facto's; the draft asks for the second counter at exactly the next even value), or
+# (those profiles, a --filter) where the probes and a few cases show it
 VARIANTS = {
     "frame-answer": "de-facto",
     "map-even": "ewmh-1.5,draft-2011,de-facto",
@@ -82,6 +83,11 @@ VARIANTS = {
     "slow-answer": "ewmh-1.5,draft-2011,de-facto",
     # a second counter that starts at -1000: "a value of its choosing" (signed 64-bit)
     "negative-start": "draft-2011,de-facto",
+    # raises itself over every window mapped after its own, as GTK 4 presents a window: the
+    # liveness barrier after each probe and each case that did not pass must not take its hidden
+    # window for a compositor that paints no more (the harness ends the case's clients first);
+    # once a gtk4-still run in 4 FAILed probe/client-maps-odd under compositor/crash so
+    "raise-over-new": ("de-facto", "client/answer-same-size/"),
 }
 
 
@@ -166,9 +172,10 @@ def main():
             label, counts["PASS"], counts["SKIP"], counts["FAIL"], counts["UNRESOLVED"], secs))
         if bad or not verdicts or rc >= 2:
             problems.append("%s: %s" % (label, ", ".join(bad) or "no results (exit %d)" % rc))
-    for variant, profiles in VARIANTS.items():
+    for variant, allowed in VARIANTS.items():
+        profiles, filt = allowed if isinstance(allowed, tuple) else (allowed, None)
         out = os.path.join(base, "variant-" + variant)
-        verdicts, rc, secs = run(["--fences", "2", "--variant", variant], out, profiles)
+        verdicts, rc, secs = run(["--fences", "2", "--variant", variant], out, profiles, filt)
         bad = sorted(k for k, v in verdicts.items() if v in ("FAIL", "UNRESOLVED"))
         print("%-32s %3d PASS %3d SKIP, %s  (%.0f s)" % (
             "variant " + variant, sum(1 for v in verdicts.values() if v == "PASS"),
