@@ -1,5 +1,8 @@
 /* The harness's commands: each answered by one `done cmd=WORD` or `error cmd=WORD msg=...`.
- *   wm-resize W H      fake-wm resizes the application's toplevel (a sync request, then the configure)
+ *   wm-resize W H      fake-wm resizes the application's toplevel (a sync request, then the configure);
+ *                      when its WM_NORMAL_HINTS allow one size only (minimum = maximum on both
+ *                      axes), no WM resizes it (ICCCM 4.1.2.3): a `size-fixed` record instead, and
+ *                      fake-wm is not asked
  *   wm-move DX DY      fake-wm moves it without resizing (a sync request, the configure, ICCCM's
  *                      synthetic ConfigureNotify)
  *   wm-drawn on|off|delay MS   fake-wm sends its drawn messages as usual, never, or MS late
@@ -22,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <xcb/xcb_icccm.h>
 
 static void control(struct observer *ob, uint32_t op, uint32_t a, uint32_t b, uint32_t c)
 {
@@ -100,6 +104,21 @@ void state_tick(struct observer *ob)
     }
 }
 
+/* Do the toplevel's WM_NORMAL_HINTS, as the server has them now, allow one size only?  Read at the
+ * request, not at the map: GTK 4 makes a window non-resizable after mapping it. */
+static bool size_fixed(struct observer *ob, uint32_t *w, uint32_t *h)
+{
+    xcb_size_hints_t hints;
+    if (!xcb_icccm_get_wm_normal_hints_reply(ob->ctl, xcb_icccm_get_wm_normal_hints(ob->ctl, ob->toplevel), &hints,
+                                             NULL))
+        return false;
+    uint32_t both = XCB_ICCCM_SIZE_HINT_P_MIN_SIZE | XCB_ICCCM_SIZE_HINT_P_MAX_SIZE;
+    *w = (uint32_t)hints.min_width;
+    *h = (uint32_t)hints.min_height;
+    return (hints.flags & both) == both && hints.min_width > 0 && hints.min_height > 0 &&
+           hints.min_width == hints.max_width && hints.min_height == hints.max_height;
+}
+
 void command_run(struct observer *ob, char *line)
 {
     char *save = NULL, *word = strtok_r(line, " ", &save);
@@ -132,7 +151,14 @@ void command_run(struct observer *ob, char *line)
             out_record("error", "cmd=%s msg=expected %s", word, resize ? "W H (1..32767)" : "DX DY");
             return;
         }
-        control(ob, resize ? 1 : 2, ob->toplevel, (uint32_t)x, (uint32_t)y);
+        uint32_t fw, fh;
+        if (resize && size_fixed(ob, &fw, &fh))
+            out_record("size-fixed",
+                       "window=%u width=%u height=%u "
+                       "why=its-WM_NORMAL_HINTS-fix-its-size-(minimum=maximum):no-WM-resizes-it-(ICCCM-4.1.2.3)",
+                       ob->toplevel, fw, fh);
+        else
+            control(ob, resize ? 1 : 2, ob->toplevel, (uint32_t)x, (uint32_t)y);
     } else if (!strcmp(word, "wm-drawn")) {
         int mode = a1 && !strcmp(a1, "on") ? 0 : a1 && !strcmp(a1, "off") ? 1 : a1 && !strcmp(a1, "delay") ? 2 : -1;
         if (mode < 0 || (mode == 2 && !number(a2, 0, 600000, &x))) {

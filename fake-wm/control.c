@@ -31,25 +31,53 @@ enum { CONTROL_RESIZE = 1, CONTROL_MOVE = 2, CONTROL_DRAWN = 3 };
  * clock until the ConfigureNotify of that request (gtk_window_move_resize, gtk/gtkwindow.c),
  * while fake-wm queues that request behind the sync request it just sent, whose answer GTK's
  * frozen frame never ends: each waits for the other until the sync timeout. */
-static void keep_size_hints(const struct win *w, uint32_t *wd, uint32_t *ht)
+/* The sizes WM_NORMAL_HINTS allow on one axis (ICCCM 4.1.2.3), [lo, hi]. */
+struct axis_range {
+    uint32_t lo, hi;
+};
+
+static void hinted_ranges(const struct win *w, struct axis_range *rw, struct axis_range *rh)
 {
+    *rw = *rh = (struct axis_range){1, 32767};
     xcb_size_hints_t h;
     if (!xcb_icccm_get_wm_normal_hints_reply(X.c, xcb_icccm_get_wm_normal_hints(X.c, w->id), &h, NULL))
         return;
     if (h.flags & XCB_ICCCM_SIZE_HINT_P_MAX_SIZE) {
-        if (h.max_width > 0 && *wd > (uint32_t)h.max_width)
-            *wd = (uint32_t)h.max_width;
-        if (h.max_height > 0 && *ht > (uint32_t)h.max_height)
-            *ht = (uint32_t)h.max_height;
+        if (h.max_width > 0 && h.max_width < 32767)
+            rw->hi = (uint32_t)h.max_width;
+        if (h.max_height > 0 && h.max_height < 32767)
+            rh->hi = (uint32_t)h.max_height;
     }
     if (h.flags & XCB_ICCCM_SIZE_HINT_P_MIN_SIZE) {
-        if (h.min_width > 0 && *wd < (uint32_t)h.min_width && h.min_width <= 32767)
-            *wd = (uint32_t)h.min_width;
-        if (h.min_height > 0 && *ht < (uint32_t)h.min_height && h.min_height <= 32767)
-            *ht = (uint32_t)h.min_height;
+        if (h.min_width > 0 && (uint32_t)h.min_width <= rw->hi)
+            rw->lo = (uint32_t)h.min_width;
+        if (h.min_height > 0 && (uint32_t)h.min_height <= rh->hi)
+            rh->lo = (uint32_t)h.min_height;
     }
 }
 
+static uint32_t clamp_axis(uint32_t v, struct axis_range r)
+{
+    return v < r.lo ? r.lo : v > r.hi ? r.hi : v;
+}
+
+/* A size on one axis other than `now`, within r: `now` + STEP if allowed, else `now` - STEP, else
+ * the far end of r; `now` when r holds no other size. */
+static uint32_t other_on_axis(uint32_t now, struct axis_range r)
+{
+    enum { STEP = 40 };
+    if (now + STEP <= r.hi)
+        return now + STEP;
+    if (now >= r.lo + STEP)
+        return now - STEP;
+    return now != r.hi ? r.hi : now != r.lo ? r.lo : now;
+}
+
+/* The control resize is what a user's resize would be: the asked size, kept within the window's
+ * minimum and maximum (ICCCM 4.1.2.3; ignoring them deadlocked GTK 3, which asks for its minimum
+ * again and freezes its frame clock until that request's ConfigureNotify).  When the size kept is
+ * the one it has (GTK's widget factory sets its minimum to its size), the resize must still
+ * change the size, or no request would be made: another size the hints allow. */
 static void control_resize(struct win *w, uint32_t wd, uint32_t ht)
 {
     if (wd < 1 || ht < 1 || wd > 32767 || ht > 32767) {
@@ -57,13 +85,24 @@ static void control_resize(struct win *w, uint32_t wd, uint32_t ht)
         return;
     }
     uint32_t asked_w = wd, asked_h = ht;
-    keep_size_hints(w, &wd, &ht);
+    struct axis_range rw, rh;
+    hinted_ranges(w, &rw, &rh);
+    wd = clamp_axis(wd, rw);
+    ht = clamp_axis(ht, rh);
+    if (wd == w->wm_w && ht == w->wm_h) {
+        wd = other_on_axis(wd, rw);
+        ht = other_on_axis(ht, rh);
+    }
+    if (wd == w->wm_w && ht == w->wm_h) {
+        logmsg("window %u: control: no resize (asked %ux%u): WM_NORMAL_HINTS allow only its size %ux%u", w->id,
+               asked_w, asked_h, wd, ht);
+        return;
+    }
     struct configure_req r = {.mask = XCB_CONFIG_WINDOW_WIDTH | XCB_CONFIG_WINDOW_HEIGHT,
                               .width = (uint16_t)wd, .height = (uint16_t)ht};
     if (wd != asked_w || ht != asked_h)
-        logmsg("window %u: control: resize to %ux%u (asked %ux%u; WM_NORMAL_HINTS keeps the window within its "
-               "minimum and maximum size)",
-               w->id, wd, ht, asked_w, asked_h);
+        logmsg("window %u: control: resize to %ux%u (asked %ux%u; WM_NORMAL_HINTS allow %u..%u x %u..%u)", w->id, wd,
+               ht, asked_w, asked_h, rw.lo, rw.hi, rh.lo, rh.hi);
     else
         logmsg("window %u: control: resize to %ux%u", w->id, wd, ht);
     sync_configure_request(w, &r, ORIGIN_KEYBOARD);
