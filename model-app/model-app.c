@@ -46,7 +46,12 @@
  *                      raises a window it presents (gdk_x11_surface_focus: XRaiseWindow where the
  *                      WM lists no _NET_ACTIVE_WINDOW): a window mapped after its own is hidden
  *                      for as long as it runs (the harness's liveness barrier must not take
- *                      that for a compositor that paints no more) */
+ *                      that for a compositor that paints no more)
+ *   min-size           480x360 (the size the resize cases ask for) and WM_NORMAL_HINTS' minimum at
+ *                      its size, as GTK's widget factory: a WM must resize it to another size
+ *   fixed-size         WM_NORMAL_HINTS' minimum = maximum = its size, as Qt's calculator: no WM
+ *                      resizes it (ICCCM 4.1.2.3), so the cases that resize it SKIP
+ */
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -57,6 +62,7 @@
 #include <sys/prctl.h>
 #include <signal.h>
 #include <xcb/sync.h>
+#include <xcb/xcb_icccm.h>
 #include <xcb/xcb.h>
 
 #include "clock.h"
@@ -85,9 +91,10 @@ static const struct {
     {"ewmh-1.5/basic/client-sets-counter", "answers after the server painted a child's background, not drawing itself"},
 };
 
-enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER, V_NEGATIVE_START, V_RAISE_OVER_NEW };
+enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER, V_NEGATIVE_START, V_RAISE_OVER_NEW,
+               V_MIN_SIZE, V_FIXED_SIZE };
 static const char *const variant_names[] = {"none", "frame-answer", "map-even", "plus3", "slow-answer",
-                                            "negative-start", "raise-over-new"};
+                                            "negative-start", "raise-over-new", "min-size", "fixed-size"};
 
 enum { A_PROTOCOLS, A_DELETE, A_SYNC, A_COUNTER, A_FENCES, A_SUPPORTED, A_SYNC_DRAWN, A_FRAME_DRAWN, A_COUNT };
 static const char *const atom_names[A_COUNT] = {"WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_SYNC_REQUEST",
@@ -175,6 +182,21 @@ static void set_counter_property(void)
                         S.extended ? 2 : 1, S.counter);
 }
 
+/* min-size: WM_NORMAL_HINTS' minimum is its size, 480x360 (GTK's widget factory: the size the cases
+ * ask for is the one it has, so a WM must pick another); fixed-size: minimum = maximum = its size
+ * (Qt's calculator: no WM resizes it, and the resize cases SKIP). */
+static void set_size_hints(void)
+{
+    if (S.variant != V_MIN_SIZE && S.variant != V_FIXED_SIZE)
+        return;
+    xcb_size_hints_t h;
+    memset(&h, 0, sizeof h);
+    xcb_icccm_size_hints_set_min_size(&h, S.width, S.height);
+    if (S.variant == V_FIXED_SIZE)
+        xcb_icccm_size_hints_set_max_size(&h, S.width, S.height);
+    xcb_icccm_set_wm_normal_hints(S.c, S.win, &h);
+}
+
 static void create_window(int nfences)
 {
     S.win = xcb_generate_id(S.c);
@@ -184,6 +206,7 @@ static void create_window(int nfences)
                       XCB_WINDOW_CLASS_INPUT_OUTPUT, S.screen->root_visual, XCB_CW_BACK_PIXMAP | XCB_CW_EVENT_MASK,
                       values);
     xcb_change_property(S.c, XCB_PROP_MODE_REPLACE, S.win, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 8, 8, "model-app");
+    set_size_hints();
     xcb_atom_t protocols[2] = {S.atom[A_DELETE], S.atom[A_SYNC]};
     xcb_change_property(S.c, XCB_PROP_MODE_REPLACE, S.win, S.atom[A_PROTOCOLS], XCB_ATOM_ATOM, 32, 2, protocols);
     for (int i = 0; i < (S.extended ? 2 : 1); i++) {
@@ -399,6 +422,10 @@ static void parse_args(int argc, char **argv, int *nfences)
             if (k < 0)
                 goto usage;
             S.variant = (enum variant)k;
+            if (S.variant == V_MIN_SIZE) { /* the size the resize cases ask for */
+                S.width = 480;
+                S.height = 360;
+            }
         } else if (!strcmp(a, "--fault") && v) {
             int k = name_index(fault_names, sizeof fault_names / sizeof fault_names[0], v);
             if (k < 0)
@@ -414,7 +441,7 @@ usage:
     fprintf(stderr, "usage: model-app [--form basic|extended] [--fences N (0-8)] [--frame-ms MS] [--animate-ms MS]\n"
                     "                 [--fault F] [--variant V]\n"
                     "       model-app --list-faults\n"
-                    "variants: frame-answer map-even plus3 slow-answer negative-start raise-over-new\n"
+                    "variants: frame-answer map-even plus3 slow-answer negative-start raise-over-new min-size fixed-size\n"
                     "faults: answer-early wrong-counter odd-end no-drawn-wait wrong-fence-index "
                     "same-size-unanswered late-counter answer-only-animating no-counter child-server-paint\n");
     exit(2);

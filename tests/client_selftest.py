@@ -88,6 +88,12 @@ VARIANTS = {
     # window for a compositor that paints no more (the harness ends the case's clients first);
     # once a gtk4-still run in 4 FAILed probe/client-maps-odd under compositor/crash so
     "raise-over-new": ("de-facto", "client/answer-same-size/"),
+    # WM_NORMAL_HINTS' minimum is its size, the one the cases ask for (GTK's widget factory):
+    # fake-wm must resize it to another size they allow, not leave the request unmade
+    "min-size": ("ewmh-1.5,de-facto", "client/answer-"),
+    # minimum = maximum (Qt's calculator): no WM resizes it; the resize cases SKIP (size-fixed),
+    # never UNRESOLVED
+    "fixed-size": ("ewmh-1.5,de-facto", "client/answer-"),
 }
 
 
