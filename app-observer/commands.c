@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <xcb/xcb_icccm.h>
 
 static void control(struct observer *ob, uint32_t op, uint32_t a, uint32_t b, uint32_t c)
 {
@@ -104,19 +103,16 @@ void state_tick(struct observer *ob)
     }
 }
 
-/* Do the toplevel's WM_NORMAL_HINTS, as the server has them now, allow one size only?  Read at the
- * request, not at the map: GTK 4 makes a window non-resizable after mapping it. */
+/* Do the toplevel's WM_NORMAL_HINTS, as the server has them now, allow one size only (the rule
+ * fake-wm resizes by)?  Read at the request, not at the map: GTK 4 makes a window non-resizable
+ * after mapping it. */
 static bool size_fixed(struct observer *ob, uint32_t *w, uint32_t *h)
 {
-    xcb_size_hints_t hints;
-    if (!xcb_icccm_get_wm_normal_hints_reply(ob->ctl, xcb_icccm_get_wm_normal_hints(ob->ctl, ob->toplevel), &hints,
-                                             NULL))
-        return false;
-    uint32_t both = XCB_ICCCM_SIZE_HINT_P_MIN_SIZE | XCB_ICCCM_SIZE_HINT_P_MAX_SIZE;
-    *w = (uint32_t)hints.min_width;
-    *h = (uint32_t)hints.min_height;
-    return (hints.flags & both) == both && hints.min_width > 0 && hints.min_height > 0 &&
-           hints.min_width == hints.max_width && hints.min_height == hints.max_height;
+    struct xh_axis_range rw, rh;
+    xh_size_ranges(ob->ctl, ob->toplevel, &rw, &rh);
+    *w = rw.lo;
+    *h = rh.lo;
+    return rw.lo == rw.hi && rh.lo == rh.hi;
 }
 
 void command_run(struct observer *ob, char *line)

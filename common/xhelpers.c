@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <xcb/xcb_icccm.h>
 
 bool xh_round_trip(xcb_connection_t *c)
 {
@@ -42,4 +43,24 @@ bool xh_grabbed_by_other(xcb_connection_t *c, xcb_window_t root, bool pointer)
         free(r);
     }
     return status == XCB_GRAB_STATUS_ALREADY_GRABBED || status == XCB_GRAB_STATUS_FROZEN;
+}
+
+void xh_size_ranges(xcb_connection_t *c, xcb_window_t win, struct xh_axis_range *rw, struct xh_axis_range *rh)
+{
+    *rw = *rh = (struct xh_axis_range){1, 32767};
+    xcb_size_hints_t h;
+    if (!xcb_icccm_get_wm_normal_hints_reply(c, xcb_icccm_get_wm_normal_hints(c, win), &h, NULL))
+        return;
+    if (h.flags & XCB_ICCCM_SIZE_HINT_P_MAX_SIZE) {
+        if (h.max_width > 0 && h.max_width < 32767)
+            rw->hi = (uint32_t)h.max_width;
+        if (h.max_height > 0 && h.max_height < 32767)
+            rh->hi = (uint32_t)h.max_height;
+    }
+    if (h.flags & XCB_ICCCM_SIZE_HINT_P_MIN_SIZE) {
+        if (h.min_width > 0 && (uint32_t)h.min_width <= rw->hi)
+            rw->lo = (uint32_t)h.min_width;
+        if (h.min_height > 0 && (uint32_t)h.min_height <= rh->hi)
+            rh->lo = (uint32_t)h.min_height;
+    }
 }

@@ -25,6 +25,15 @@ void xh_intern_atoms(xcb_connection_t *c, const char *const *names, int n, xcb_a
  * other request. */
 bool xh_grabbed_by_other(xcb_connection_t *c, xcb_window_t root, bool pointer);
 
+/* The sizes a window's WM_NORMAL_HINTS allow on one axis (ICCCM 4.1.2.3: a WM keeps it within its
+ * minimum and maximum), [lo, hi] within 1..32767; the whole range when it sets none.  One reading
+ * for fake-wm, which resizes within it, and app-observer, which tells a window fixed at one size
+ * (lo = hi on both axes) that no WM resizes. */
+struct xh_axis_range {
+    uint32_t lo, hi;
+};
+void xh_size_ranges(xcb_connection_t *c, xcb_window_t win, struct xh_axis_range *rw, struct xh_axis_range *rh);
+
 /* XSync INT64 <-> int64_t (hi is signed, lo unsigned, as on the wire). */
 static inline int64_t xh_sync_value(xcb_sync_int64_t v)
 {

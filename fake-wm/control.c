@@ -19,51 +19,20 @@
 #include "state.h"
 #include "sync.h"
 #include "win.h"
+#include "xhelpers.h"
 
 #include <string.h>
-#include <xcb/xcb_icccm.h>
 
 enum { CONTROL_RESIZE = 1, CONTROL_MOVE = 2, CONTROL_DRAWN = 3 };
 
-/* The resizes a WM drives keep within the client's WM_NORMAL_HINTS minimum and maximum size
- * (ICCCM 4.1.2.3), as every real WM's do.  Ignoring them is not only wrong but deadlocks GTK 3
- * (Firefox keeps 500 px of width): it asks for its minimum again at once and freezes its frame
- * clock until the ConfigureNotify of that request (gtk_window_move_resize, gtk/gtkwindow.c),
- * while fake-wm queues that request behind the sync request it just sent, whose answer GTK's
- * frozen frame never ends: each waits for the other until the sync timeout. */
-/* The sizes WM_NORMAL_HINTS allow on one axis (ICCCM 4.1.2.3), [lo, hi]. */
-struct axis_range {
-    uint32_t lo, hi;
-};
-
-static void hinted_ranges(const struct win *w, struct axis_range *rw, struct axis_range *rh)
-{
-    *rw = *rh = (struct axis_range){1, 32767};
-    xcb_size_hints_t h;
-    if (!xcb_icccm_get_wm_normal_hints_reply(X.c, xcb_icccm_get_wm_normal_hints(X.c, w->id), &h, NULL))
-        return;
-    if (h.flags & XCB_ICCCM_SIZE_HINT_P_MAX_SIZE) {
-        if (h.max_width > 0 && h.max_width < 32767)
-            rw->hi = (uint32_t)h.max_width;
-        if (h.max_height > 0 && h.max_height < 32767)
-            rh->hi = (uint32_t)h.max_height;
-    }
-    if (h.flags & XCB_ICCCM_SIZE_HINT_P_MIN_SIZE) {
-        if (h.min_width > 0 && (uint32_t)h.min_width <= rw->hi)
-            rw->lo = (uint32_t)h.min_width;
-        if (h.min_height > 0 && (uint32_t)h.min_height <= rh->hi)
-            rh->lo = (uint32_t)h.min_height;
-    }
-}
-
-static uint32_t clamp_axis(uint32_t v, struct axis_range r)
+static uint32_t clamp_axis(uint32_t v, struct xh_axis_range r)
 {
     return v < r.lo ? r.lo : v > r.hi ? r.hi : v;
 }
 
 /* A size on one axis other than `now`, within r: `now` + STEP if allowed, else `now` - STEP, else
  * the far end of r; `now` when r holds no other size. */
-static uint32_t other_on_axis(uint32_t now, struct axis_range r)
+static uint32_t other_on_axis(uint32_t now, struct xh_axis_range r)
 {
     enum { STEP = 40 };
     if (now + STEP <= r.hi)
@@ -74,8 +43,9 @@ static uint32_t other_on_axis(uint32_t now, struct axis_range r)
 }
 
 /* The control resize is what a user's resize would be: the asked size, kept within the window's
- * minimum and maximum (ICCCM 4.1.2.3; ignoring them deadlocked GTK 3, which asks for its minimum
- * again and freezes its frame clock until that request's ConfigureNotify).  When the size kept is
+ * minimum and maximum (ICCCM 4.1.2.3; ignoring them deadlocked GTK 3: Firefox asks for its minimum
+ * again at once and freezes its frame clock until that request's ConfigureNotify, while fake-wm
+ * queued the request behind its own sync request, whose answer the frozen clock never ends).  When the size kept is
  * the one it has (GTK's widget factory sets its minimum to its size), the resize must still
  * change the size, or no request would be made: another size the hints allow. */
 static void control_resize(struct win *w, uint32_t wd, uint32_t ht)
@@ -85,8 +55,8 @@ static void control_resize(struct win *w, uint32_t wd, uint32_t ht)
         return;
     }
     uint32_t asked_w = wd, asked_h = ht;
-    struct axis_range rw, rh;
-    hinted_ranges(w, &rw, &rh);
+    struct xh_axis_range rw, rh;
+    xh_size_ranges(X.c, w->id, &rw, &rh);
     wd = clamp_axis(wd, rw);
     ht = clamp_axis(ht, rh);
     if (wd == w->wm_w && ht == w->wm_h) {
