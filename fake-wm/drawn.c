@@ -89,6 +89,11 @@ void drawn_window_mapped(struct win *w, int64_t value, bool odd)
         logmsg("window %u: no drawn message for the first paint (fault no-first-drawn)", w->id);
         return;
     }
+    if (FAULT(FIRST_DRAWN_AT_MAP)) {
+        w->first_drawn_needed = false;
+        send_drawn(w->id, value, X.last_time, "at the map, before compositing the window: fault first-drawn-at-map");
+        return;
+    }
     push_pending(w, value);
 }
 

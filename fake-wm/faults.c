@@ -58,6 +58,9 @@ const struct fault_desc fault_table[F_COUNT] = {
      "the value in the drawn message is off by 2"},
     {F_NO_FIRST_DRAWN, "no-first-drawn", "draft-2011/drawn/first-map",
      "no drawn message after the first paint of a newly mapped extended window"},
+    {F_FIRST_DRAWN_AT_MAP, "first-drawn-at-map", "draft-2011/drawn/first-map",
+     "sends the first drawn message of a newly mapped extended window as it sees the map, before it has "
+     "composited the window"},
     {F_DRAWN_DUPLICATE, "drawn-duplicate", "draft-2011/drawn/once",
      "sends each drawn message twice"},
     {F_DRAWN_MILLISECONDS, "drawn-milliseconds", "de-facto/frame-drawn/microseconds",

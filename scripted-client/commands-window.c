@@ -1,5 +1,5 @@
 /* The commands about the window (PROTOCOL.md): create, map, unmap, destroy, configure, resize,
- * resize-end, protocols, and painting it (fill, fill-frame). */
+ * resize-end, protocols, and painting it (fill, fill-frame, background-frame). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +194,27 @@ bool cmd_fill_frame(struct client *cl, struct cmd *cmd, int argc, char **argv, c
         return arg_bad(msg, "usage: fill-frame K (K a frame number >= 0), got %s",
                    argc > 1 ? argv[1] : "nothing");
     cmd_track(cmd, paint(cl, frame_colour((uint32_t)k), true));
+    snprintf(extra, EXTRA_LEN, "frame=%lld", (long long)k);
+    return true;
+}
+
+/* The window's background becomes frame K's colour, and K its current frame: the server itself
+ * paints it into every exposed part of the window, also as it maps the window (before a WM or
+ * compositor hears of the map), so the window's first composite already shows frame K.  Without
+ * it (background None) a newly mapped window holds whatever the server copied from the root
+ * until the client's Expose repaint, and "first drawn" and "first painted by the client" are two
+ * moments a screen oracle cannot tell apart from black on black. */
+bool cmd_background_frame(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra, char *msg)
+{
+    int64_t k;
+    if (argc != 2 || !parse_range(argv[1], 0, UINT32_MAX, &k))
+        return arg_bad(msg, "usage: background-frame K (K a frame number >= 0), got %s",
+                       argc > 1 ? argv[1] : "nothing");
+    uint32_t rgb = frame_colour((uint32_t)k);
+    uint32_t pixel = rgb_to_pixel(cl, rgb);
+    cmd_track(cmd, xcb_change_window_attributes_checked(cl->c, cl->win, XCB_CW_BACK_PIXEL, &pixel));
+    cl->colour = rgb; /* what an Expose or a resize repaints */
+    cl->painted = true;
     snprintf(extra, EXTRA_LEN, "frame=%lld", (long long)k);
     return true;
 }

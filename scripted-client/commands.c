@@ -60,6 +60,7 @@ static const struct {
     {"destroy", cmd_destroy, true},
     {"fill-frame", cmd_fill_frame, true},
     {"fill", cmd_fill, true},
+    {"background-frame", cmd_background_frame, true},
     {"configure", cmd_configure, true},
     {"resize", cmd_resize, true},
     {"resize-end", cmd_resize_end, true},
