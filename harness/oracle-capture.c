@@ -31,6 +31,7 @@ struct win {
     bool have_value;
     uint32_t rgb;
     bool shown_mapped;          /* the mapped state of the last record about it */
+    struct screen_behind behind; /* what was there while it was unmapped (oracle-screen.h) */
     int64_t last_begin;         /* when the last capture that sampled it began (0: none yet) */
     bool gone;
     uint32_t select_seq;
@@ -196,6 +197,7 @@ static void finish_capture(struct cap_state *st)
         if (px < 0)
             continue;
         uint32_t rgb = (uint32_t)px;
+        screen_behind_note(&w->behind, w->mapped, w->job_x, w->job_y, rgb);
         int64_t since = w->last_begin;
         w->last_begin = t0;
         /* a record when the pixel or the window's mapped state changed (as oracle-screen.c) */
@@ -209,7 +211,7 @@ static void finish_capture(struct cap_state *st)
         char line[512];
         if (st->s && st->active &&
             screen_format_shows(line, sizeof line, w->client, w->window, rgb, w->job_x, w->job_y, w->mapped, via,
-                                rtt) == 0) {
+                                rtt, screen_behind_changed(&w->behind, w->job_x, w->job_y, rgb)) == 0) {
             /* since_us: the picture shows the screen after this (the last sample of the window, which
              * showed something else, began then), and no later than t: harness/expr.c orders such a
              * record against others only when the order is certain */

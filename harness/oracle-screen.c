@@ -44,12 +44,27 @@ int screen_decode_pixel(const struct pixel_format *f, const uint8_t *data, size_
     return 0;
 }
 
+void screen_behind_note(struct screen_behind *b, bool mapped, int x, int y, uint32_t rgb)
+{
+    if (mapped || frame_of_colour(rgb) >= 0)
+        return;
+    *b = (struct screen_behind){.known = true, .x = x, .y = y, .rgb = rgb};
+}
+
+int screen_behind_changed(const struct screen_behind *b, int x, int y, uint32_t rgb)
+{
+    if (!b->known || b->x != x || b->y != y)
+        return -1;
+    return (rgb & 0xFFFFFFu) != (b->rgb & 0xFFFFFFu);
+}
+
 int screen_format_shows(char *out, size_t len, const char *client, uint32_t window, uint32_t rgb,
-                        int x, int y, bool mapped, const char *via, int64_t rtt_us)
+                        int x, int y, bool mapped, const char *via, int64_t rtt_us, int changed)
 {
     int n = snprintf(out, len, "shows client=%s window=%" PRIu32 " frame=%" PRId32 " rgb=%06" PRIX32
-                               " x=%d y=%d mapped=%d via=%s rtt_us=%" PRId64,
-                     client, window, frame_of_colour(rgb), rgb & 0xFFFFFFu, x, y, mapped ? 1 : 0, via, rtt_us);
+                               " x=%d y=%d mapped=%d via=%s rtt_us=%" PRId64 " changed=%s",
+                     client, window, frame_of_colour(rgb), rgb & 0xFFFFFFu, x, y, mapped ? 1 : 0, via, rtt_us,
+                     changed < 0 ? "unknown" : changed ? "1" : "0");
     return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
@@ -67,6 +82,7 @@ struct win {
     int rx, ry, rw, rh;         /* the whole window, root coordinates */
     bool have_value;
     uint32_t rgb;
+    struct screen_behind behind; /* what was there while it was unmapped */
     const char *force;          /* emit the current state at the next sample, with this via */
     bool gone;
     uint32_t select_seq;        /* events before this request are about an earlier window of this XID */
@@ -193,6 +209,7 @@ static void sample(struct scr_state *st, const char *via)
             continue;
         }
         free(r);
+        screen_behind_note(&w->behind, w->mapped, w->cx, w->cy, rgb);
         if (w->have_value && w->rgb == rgb && !w->force)
             continue;
         w->have_value = true;
@@ -200,7 +217,8 @@ static void sample(struct scr_state *st, const char *via)
         char line[512];
         if (st->s && st->active &&
             screen_format_shows(line, sizeof line, w->client, w->window, rgb, w->cx, w->cy, w->mapped,
-                                w->force ? w->force : via, rtt) == 0) {
+                                w->force ? w->force : via, rtt,
+                                screen_behind_changed(&w->behind, w->cx, w->cy, rgb)) == 0) {
             struct record *rec = record_make("screen", t0, "%s", line);
             if (rec)
                 session_add_record(st->s, rec);

@@ -108,13 +108,14 @@ static void test_format_shows(void **state)
     (void)state;
     char line[512];
     assert_int_equal(screen_format_shows(line, sizeof line, "A", 14680065, frame_colour(2), 200, 175, true,
-                                         "damage", 70), 0);
+                                         "damage", 70, 1), 0);
     assert_string_equal(line, "shows client=A window=14680065 frame=2 rgb=80825A x=200 y=175 mapped=1 "
-                              "via=damage rtt_us=70");
-    assert_int_equal(screen_format_shows(line, sizeof line, "B", 1, 0x000000, 0, 0, false, "map", 5), 0);
-    assert_string_equal(line, "shows client=B window=1 frame=-1 rgb=000000 x=0 y=0 mapped=0 via=map rtt_us=5");
+                              "via=damage rtt_us=70 changed=1");
+    assert_int_equal(screen_format_shows(line, sizeof line, "B", 1, 0x000000, 0, 0, false, "map", 5, -1), 0);
+    assert_string_equal(line, "shows client=B window=1 frame=-1 rgb=000000 x=0 y=0 mapped=0 via=map rtt_us=5 "
+                              "changed=unknown");
     /* too small a buffer is an error, not a cut record */
-    assert_int_equal(screen_format_shows(line, 20, "A", 1, 0, 0, 0, false, "map", 5), -1);
+    assert_int_equal(screen_format_shows(line, 20, "A", 1, 0, 0, 0, false, "map", 5, 0), -1);
 }
 
 /* What the oracle makes is a record the cases can filter on. */
@@ -122,7 +123,7 @@ static void test_shows_is_a_record(void **state)
 {
     (void)state;
     char line[512];
-    screen_format_shows(line, sizeof line, "A", 7, frame_colour(300), 10, 20, true, "poll", 9);
+    screen_format_shows(line, sizeof line, "A", 7, frame_colour(300), 10, 20, true, "poll", 9, 0);
     struct record *r = record_make("screen", 1234, "%s", line);
     assert_non_null(r);
     assert_string_equal(r->kind, "shows");
@@ -133,6 +134,28 @@ static void test_shows_is_a_record(void **state)
     record_free(r);
 }
 
+/* What was behind a window is what was seen at the same point while it was unmapped: a WM that
+ * moves the window at its map (a title bar) makes the old point's colour meaningless, and a frame
+ * colour seen before the oracle heard of the map is the window's, not the background's. */
+static void test_behind(void **state)
+{
+    (void)state;
+    struct screen_behind b = {0};
+    assert_int_equal(screen_behind_changed(&b, 200, 175, 0x123353), -1);
+    screen_behind_note(&b, false, 200, 175, 0x123353);
+    assert_int_equal(screen_behind_changed(&b, 200, 175, 0x123353), 0);
+    assert_int_equal(screen_behind_changed(&b, 200, 175, frame_colour(1)), 1);
+    /* reparented 37 px down: nothing known there yet, and the gradient differs there */
+    assert_int_equal(screen_behind_changed(&b, 200, 212, 0x133555), -1);
+    screen_behind_note(&b, false, 200, 212, 0x133555);
+    assert_int_equal(screen_behind_changed(&b, 200, 212, 0x133555), 0);
+    /* mapped samples and frame colours never become the background */
+    screen_behind_note(&b, true, 200, 212, 0x445566);
+    screen_behind_note(&b, false, 200, 212, frame_colour(7));
+    assert_int_equal(screen_behind_changed(&b, 200, 212, 0x133555), 0);
+    assert_int_equal(screen_behind_changed(&b, 200, 212, 0x140000), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -141,6 +164,7 @@ int main(void)
         cmocka_unit_test(test_decode_32bpp_msb),     cmocka_unit_test(test_decode_24bpp_and_bgr_masks),
         cmocka_unit_test(test_decode_16bpp_scales),  cmocka_unit_test(test_decode_rejects),
         cmocka_unit_test(test_format_shows),         cmocka_unit_test(test_shows_is_a_record),
+        cmocka_unit_test(test_behind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
