@@ -167,6 +167,10 @@ void check_holds(int64_t now)
 {
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
+        if (w->first_show_after && now >= w->first_show_after) {
+            w->first_show_after = 0;
+            comp_schedule();
+        }
         if (w->await_first && now >= w->mapped_at + FIRST_SHOW_GRACE_US) {
             w->await_first = false;
             logv("window %u: has not drawn %d ms after its map, showing it anyway", w->id,

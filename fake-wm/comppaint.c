@@ -85,7 +85,8 @@ void paint(int64_t now)
     bool copies = false;
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
-        if (paintable(w) && !w->await_first && !kept(w) && !w->show_released && !w->defer_until &&
+        if (paintable(w) && !w->await_first && !w->first_show_after && !kept(w) && !w->show_released &&
+            !w->defer_until &&
             (w->dirty || !w->shown))
             copies = true;
     }
@@ -98,7 +99,7 @@ void paint(int64_t now)
     xcb_render_fill_rectangles(X.pc, XCB_RENDER_PICT_OP_SRC, back_pic, black, 1, &all);
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
-        if (!paintable(w) || w->await_first)
+        if (!paintable(w) || w->await_first || w->first_show_after)
             continue;
         if (kept(w)) {
             if (!w->shown)
@@ -162,6 +163,8 @@ int64_t comp_next_deadline(void)
             CONSIDER(w->odd_since + (int64_t)opt.hold_timeout_ms * 1000);
         if (w->defer_until)
             CONSIDER(w->defer_until);
+        if (w->first_show_after)
+            CONSIDER(w->first_show_after);
     }
     if (stamps_next_deadline() >= 0)
         CONSIDER(stamps_next_deadline());

@@ -75,6 +75,7 @@ void comp_window_unmapped(struct win *w)
         xcb_damage_subtract(X.pc, w->damage, XCB_NONE, XCB_NONE);
     w->drew = false;
     w->await_first = false;
+    w->first_show_after = 0;
     w->defer_until = 0;
     fade_window_unmapped(w);
     stage_forget(w);

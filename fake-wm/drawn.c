@@ -4,6 +4,7 @@
  * extended-form window.  Only windows using the extended form get them. */
 #include "drawn.h"
 
+#include "compint.h"
 #include "faults.h"
 #include "features.h"
 #include "log.h"
@@ -77,10 +78,20 @@ static void send_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_t
     logmsg("window %u: sent _NET_WM_FRAME_TIMINGS value=%lld refresh_interval=%u", win, (long long)tv, lt[3]);
 }
 
+void drawn_before_map(struct win *w)
+{
+    w->first_drawn_early = false;
+    if (!FAULT(FIRST_DRAWN_BEFORE_MAP) || !drawn_enabled_for(w) || in_update(w))
+        return;
+    w->first_drawn_early = true;
+    send_drawn(w->id, w->fupd.value, X.last_time, "at the MapRequest, before mapping the window: fault first-drawn-before-map");
+}
+
 void drawn_window_mapped(struct win *w, int64_t value, bool odd)
 {
     w->npending = 0;
-    w->first_drawn_needed = drawn_enabled_for(w);
+    w->first_drawn_needed = drawn_enabled_for(w) && !w->first_drawn_early;
+    w->first_drawn_early = false;
     if (!w->first_drawn_needed)
         return;
     if (odd)
@@ -92,6 +103,10 @@ void drawn_window_mapped(struct win *w, int64_t value, bool odd)
     if (FAULT(FIRST_DRAWN_AT_MAP)) {
         w->first_drawn_needed = false;
         send_drawn(w->id, value, X.last_time, "at the map, before compositing the window: fault first-drawn-at-map");
+        xcb_flush(X.pc);
+        /* and the window is first composited 50 ms later, so the message is early beyond doubt
+         * (at the next refresh it could reach the client as the screen changes) */
+        w->first_show_after = clock_now_us() + 50000;
         return;
     }
     push_pending(w, value);

@@ -10,6 +10,9 @@
 #include "win.h"
 
 bool drawn_enabled_for(const struct win *w);   /* extended window, compositing, profile */
+/* Fault first-drawn-before-map: at the MapRequest of a window whose counters were just read,
+ * the first drawn message is sent at once, before the window is even mapped. */
+void drawn_before_map(struct win *w);
 void drawn_window_mapped(struct win *w, int64_t value, bool odd);
 void drawn_update_completed(struct win *w, int64_t value);
 /* a paint is being issued and shows w: collect the updates it shows */

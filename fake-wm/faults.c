@@ -61,6 +61,9 @@ const struct fault_desc fault_table[F_COUNT] = {
     {F_FIRST_DRAWN_AT_MAP, "first-drawn-at-map", "draft-2011/drawn/first-map",
      "sends the first drawn message of a newly mapped extended window as it sees the map, before it has "
      "composited the window"},
+    {F_FIRST_DRAWN_BEFORE_MAP, "first-drawn-before-map", "draft-2011/drawn/first-map",
+     "sends the first drawn message of a newly mapped extended window when it handles the MapRequest, before it "
+     "maps the window (mutter 43.8 does this now and then)"},
     {F_DRAWN_DUPLICATE, "drawn-duplicate", "draft-2011/drawn/once",
      "sends each drawn message twice"},
     {F_DRAWN_MILLISECONDS, "drawn-milliseconds", "de-facto/frame-drawn/microseconds",

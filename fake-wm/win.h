@@ -114,6 +114,7 @@ struct win {
 
     /* drawn messages (drawn.c) */
     bool first_drawn_needed;  /* mapped, no message sent yet for the first draw */
+    bool first_drawn_early;   /* fault first-drawn-before-map: already sent, before the map */
     int64_t pending[MAX_PENDING_DRAWN]; /* completed updates not yet shown */
     int npending;
 
@@ -133,6 +134,7 @@ struct win {
     bool dirty;       /* damaged since the saved copy was taken */
     bool drew;        /* damaged (or an update completed) since it was last mapped */
     bool await_first; /* newly mapped, not shown until it draws or FIRST_SHOW_GRACE_US pass */
+    int64_t first_show_after; /* fault first-drawn-at-map: not shown before this time (0: no such wait) */
     int64_t mapped_at;
     bool shown;       /* has a saved copy (was painted since it was mapped) */
 };

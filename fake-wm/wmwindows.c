@@ -4,6 +4,7 @@
 #include "wmint.h"
 
 #include "comp.h"
+#include "drawn.h"
 #include "features.h"
 #include "fences.h"
 #include "log.h"
@@ -100,6 +101,8 @@ void wm_on_map_request(const xcb_map_request_event_t *e)
         if (VARIANT(SYNC_AT_MAP) && sync_request_at_map(w))
             return; /* mapped when the counter reaches the request (sync_wait_done) */
     }
+    if (opt.composite)
+        drawn_before_map(w);
     wm_map(w);
 }
 
