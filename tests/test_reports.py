@@ -497,7 +497,7 @@ class Levels(unittest.TestCase):
         page = self.page()
         findings = page[page.index('<ol class="findings">'):page.index("</ol>")]
         self.assertEqual(re.findall(r'<span class="level (lv-[\w-]+)" title="([^"]*)">([^<]*)</span>', findings),
-                         [("lv-defect", "defect: the compositor crashed or hung", "defect"),
+                         [("lv-defect", "defect: the compositor or the application under test crashed or hung", "defect"),
                           ("lv-must", "MUST", "MUST"),
                           ("lv-should-lc", "should: lowercase, not RFC 2119 normative as written", "lowercase should")])
         self.assertIn('Findings (3) <span class="meta">by level: 1 defect, 1 MUST, 1 lowercase should</span>', page)
