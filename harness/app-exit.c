@@ -100,8 +100,12 @@ void app_not_started_reason(const struct session *s, char *out, size_t len)
     app_exit_describe(s->app_exit, how, sizeof how);
     tail_text(s, tail, sizeof tail);
     char after[64] = "";
-    if (ready)
-        snprintf(after, sizeof after, " %.1f s after its start", (double)(s->app_exit->t_us - ready->t_us) / 1e6);
-    snprintf(out, len, "the application under test `%s` %s%s, before it mapped a window%s", cmd ? cmd : "?", how,
+    double ms = ready ? (double)(s->app_exit->t_us - ready->t_us) / 1000.0 : -1;
+    if (ms >= 1000)
+        snprintf(after, sizeof after, " %.1f s after its start", ms / 1000);
+    else if (ms >= 0)
+        snprintf(after, sizeof after, " %.0f ms after its start", ms);
+    snprintf(out, len, "the application under test `%s` %s%s%s, before it mapped a window%s", cmd ? cmd : "?", how,
+             after[0] ? "," : "",
              after, tail);
 }

@@ -320,6 +320,8 @@ static void find_features(struct run *r, enum profile p)
                                     .not_started = app_not_started, .ctx = r, .liveness_ms = lifecycle_liveness_ms(r)};
         probes_run(r->set.probes, r->set.nprobes, &env, fs, r->client_binary, dir, p, &hooks);
     }
+    if (r->app_not_started[0]) /* the run stops: an application that does not start has no features */
+        return;
     features_print(fs, tap_line, &r->tap);
     results_features(r->results, fs);
 }
