@@ -311,6 +311,10 @@ static void find_features(struct run *r, enum profile p)
         tap_comment(&r->tap, "%s: probing instead", err);
     if (found > 0 && r->observer_binary[0]) /* a table from before they were declared: as the conf says now */
         features_set_client_states(fs, getenv("FRAMESYNC_CLIENT_ANIMATES"));
+    /* a worker judging by the probe pass's table: the application mapped its toplevel there (its
+     * participation was decided), so it starts; an end before its map in a case is a crash */
+    if (found > 0 && r->observer_binary[0] && features_decided(fs, "client-participates"))
+        r->app_ever_mapped = true;
     if (found <= 0) {
         char dir[PATH_MAX + 64];
         snprintf(dir, sizeof dir, "%s/logs/probes/%s", r->o->out_dir, profile_name(p));
