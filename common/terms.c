@@ -55,7 +55,7 @@ const char *level_describe(enum level l)
     case LEVEL_MUST_LC: return "must: lowercase, not RFC 2119 normative as written";
     case LEVEL_SHOULD_LC: return "should: lowercase, not RFC 2119 normative as written";
     case LEVEL_IMPLIED: return "implied: stated without a keyword";
-    case LEVEL_DEFECT: return "defect: the compositor crashed or hung";
+    case LEVEL_DEFECT: return "defect: the compositor or the application under test crashed or hung";
     default: return level_name(l);
     }
 }

@@ -24,7 +24,7 @@ const char *verdict_name(enum verdict v);
  * RFC 2119 capitals and the lowercase words the drafts use are kept apart, since a lowercase
  * "should" is not normative as written; `implied` is a requirement stated without a keyword (a
  * message layout, "a window manager uses this protocol by ..."); a crash or hang of the
- * compositor is a defect whatever the text. */
+ * compositor, or a crash of the application under test, is a defect whatever the text. */
 enum level { LEVEL_IMPLIED, LEVEL_SHOULD_LC, LEVEL_SHOULD, LEVEL_MUST_LC, LEVEL_MUST, LEVEL_DEFECT };
 enum level level_of_keyword(const char *keyword); /* "MUST NOT" -> LEVEL_MUST, "should" -> LEVEL_SHOULD_LC */
 const char *level_name(enum level l);             /* "MUST", "SHOULD", "must", "should", "implied", "defect" */

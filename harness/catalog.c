@@ -147,7 +147,7 @@ void catalog_free(struct catalog *cat)
 
 enum level catalog_level(const struct catalog *cat, const char *id)
 {
-    if (!strcmp(id, "compositor/crash"))
+    if (!strcmp(id, "compositor/crash") || !strcmp(id, "client/crash"))
         return LEVEL_DEFECT;
     const struct clause *cl = cat ? catalog_find(cat, id) : NULL;
     return level_of_keyword(cl ? cl->keyword : NULL);

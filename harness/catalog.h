@@ -27,7 +27,7 @@ struct catalog {
 /* Loads the file; on error fills err with FILE:LINE: ... and returns -1. */
 int catalog_load(struct catalog *cat, const char *path, char *err, size_t errlen);
 const struct clause *catalog_find(const struct catalog *cat, const char *id);
-/* How strongly the text asks for the clause (its keyword's level); compositor/crash is a defect. */
+/* How strongly the text asks for the clause (its keyword's level); compositor/crash and client/crash are defects. */
 enum level catalog_level(const struct catalog *cat, const char *id);
 void catalog_free(struct catalog *cat);
 

@@ -98,6 +98,8 @@ static int probe_phase(struct run *r, unsigned profiles)
             return proc_interrupted() ? interrupted(r) : bail_out(r, why, EXIT_USAGE);
         if (proc_interrupted())
             return interrupted(r);
+        if (r->app_not_started[0]) /* the application under test does not start: the same */
+            return bail_out(r, r->app_not_started, EXIT_USAGE);
         if (grabwatch_server_killed_ms())
             return server_stuck(r);
     }
@@ -140,6 +142,8 @@ static int run_item(struct run *r, const struct item *it)
         return interrupted(r);
     if (st == WM_NOT_STARTED && !started_before) /* the command never started at all: a usage error */
         return bail_out(r, why, EXIT_USAGE);
+    if (r->app_not_started[0]) /* it probed, and the application under test did not start */
+        return bail_out(r, r->app_not_started, EXIT_USAGE);
     if (st == WM_READY) {
         struct run_env env = lifecycle_env(r);
         struct guard g = {.env = &env, .client_binary = r->client_binary, .setup_attempts = CASE_SETUP_ATTEMPTS,
@@ -161,6 +165,10 @@ static int run_item(struct run *r, const struct item *it)
     if (proc_interrupted()) {
         session_free(&s);
         return interrupted(r);
+    }
+    if (res.app_not_started) { /* in its first case (a worker given --features): a usage error */
+        session_free(&s);
+        return bail_out(r, res.reason, EXIT_USAGE);
     }
     if (grabwatch_server_killed_ms()) {
         session_free(&s);

@@ -1,4 +1,5 @@
 #include "guarded.h"
+#include "app-exit.h"
 #include "caselog.h"
 #include "clock.h"
 
@@ -49,6 +50,27 @@ static enum liveness health_after(const struct guard *g, const struct session *s
     return liveness_check(g->env, g->liveness_ms, why, len);
 }
 
+/* The application under test, after the run: one that mapped a window has started (for good: a
+ * later end is a crash); one that ended before it ever did cannot start (an input error, which
+ * the caller reports and stops the run for); one that started and ended by itself crashed, however
+ * the run noticed it (a step, or the last look before its clients were stopped). */
+static void judge_application(const struct guard *g, const struct session *s, struct result *res, const char *during)
+{
+    bool *ever = g->env->app_ever_mapped;
+    if (!s->app_exit)
+        return;
+    if (ever && !*ever) {
+        res->verdict = VERDICT_UNRESOLVED;
+        res->clause = NULL;
+        res->setup_failed = false;
+        res->app_not_started = true;
+        app_not_started_reason(s, res->reason, sizeof res->reason);
+        return;
+    }
+    if (!app_is_crash(res))
+        app_crash_verdict(res, s, during);
+}
+
 /* An earlier attempt's logs and screenshot: PREFIX.attempt-K.log / .png */
 static void keep_attempt(const char *prefix, int k)
 {
@@ -81,16 +103,22 @@ enum liveness guarded_run(const struct testcase *tc, const struct guard *g, enum
          * and topmost, and a client still running may raise its own over it (GTK 4 presents a
          * window with XRaiseWindow where the WM lists no _NET_ACTIVE_WINDOW, a few ms after
          * the map that ends a probe) and hide it for as long as it runs */
+        if (!proc_interrupted())
+            session_drain(s); /* an application that ended just now: its observer has said so */
         session_stop_clients(s);
+        if (s->app_mapped && g->env->app_ever_mapped)
+            *g->env->app_ever_mapped = true;
         char why[512] = "";
         enum liveness h = health_after(g, s, res, why, sizeof why);
-        if (h != LIVE_OK) {
+        if (h != LIVE_OK) { /* the compositor's end comes first: the application may have ended with it */
             char what[700];
             snprintf(what, sizeof what, "%s (%s)", health_words(h), why);
             guarded_crash_verdict(res, what, tc->feature ? "its probe" : "this case");
+        } else {
+            judge_application(g, s, res, tc->feature ? "its probe" : "this case");
         }
         snprintf(res->log_path, sizeof res->log_path, "%s.log", prefix);
-        if (h != LIVE_OK || !res->setup_failed || a >= attempts || proc_interrupted()) {
+        if (h != LIVE_OK || !res->setup_failed || a >= attempts || proc_interrupted() || res->app_not_started) {
             if (a > 1 && res->verdict != VERDICT_UNRESOLVED) /* say why it took more than one run */
                 snprintf(res->observed + strlen(res->observed), sizeof res->observed - strlen(res->observed),
                          "%s(run %d of %d; the first could not set up: %.300s)", res->observed[0] ? " " : "", a,

@@ -27,7 +27,8 @@ struct run_env lifecycle_env(struct run *r)
                             .no_screen = r->no_screen[0] ? r->no_screen : NULL,
                             .capture = r->have_capture ? &r->capture : NULL,
                             .no_xtest = r->o->wm_named && r->o->wm_profile.no_xtest[0] ? r->o->wm_profile.no_xtest
-                                                                                       : NULL};
+                                                                                       : NULL,
+                            .app_ever_mapped = r->observer_binary[0] ? &r->app_ever_mapped : NULL};
 }
 
 static void tap_line(void *ctx, const char *text)
@@ -290,6 +291,12 @@ static void probe_incident(void *ctx, const struct testcase *probe, const struct
     r->incidents[r->nincidents++] = (struct incident){.probe = probe, .p = r->wm_profile, .res = *res};
 }
 
+static void app_not_started(void *ctx, const char *why)
+{
+    struct run *r = ctx;
+    snprintf(r->app_not_started, sizeof r->app_not_started, "%s", why);
+}
+
 /* The feature table of the running compositor: from an earlier start of the same command, from
  * --features, or probed now (its logs under logs/probes/PROFILE/). */
 static void find_features(struct run *r, enum profile p)
@@ -304,15 +311,21 @@ static void find_features(struct run *r, enum profile p)
         tap_comment(&r->tap, "%s: probing instead", err);
     if (found > 0 && r->observer_binary[0]) /* a table from before they were declared: as the conf says now */
         features_set_client_states(fs, getenv("FRAMESYNC_CLIENT_ANIMATES"));
+    /* a worker judging by the probe pass's table: the application mapped its toplevel there (its
+     * participation was decided), so it starts; an end before its map in a case is a crash */
+    if (found > 0 && r->observer_binary[0] && features_decided(fs, "client-participates"))
+        r->app_ever_mapped = true;
     if (found <= 0) {
         char dir[PATH_MAX + 64];
         snprintf(dir, sizeof dir, "%s/logs/probes/%s", r->o->out_dir, profile_name(p));
         mkdir_p(dir, 0755);
         struct run_env env = lifecycle_env(r);
-        struct probe_hooks hooks = {.restart = restart_for_probe, .incident = probe_incident, .ctx = r,
-                                    .liveness_ms = lifecycle_liveness_ms(r)};
+        struct probe_hooks hooks = {.restart = restart_for_probe, .incident = probe_incident,
+                                    .not_started = app_not_started, .ctx = r, .liveness_ms = lifecycle_liveness_ms(r)};
         probes_run(r->set.probes, r->set.nprobes, &env, fs, r->client_binary, dir, p, &hooks);
     }
+    if (r->app_not_started[0]) /* the run stops: an application that does not start has no features */
+        return;
     features_print(fs, tap_line, &r->tap);
     results_features(r->results, fs);
 }

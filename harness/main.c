@@ -32,9 +32,11 @@ static int setup_client(struct run *r)
          * FRAMESYNC_CLIENT_ANIMATES may be given in the environment */
         if (o->client_profile.animates_word[0])
             setenv("FRAMESYNC_CLIENT_ANIMATES", o->client_profile.animates_word, 1);
-        if (!profile_binary_installed(o->client_profile.binary)) {
-            fprintf(stderr, "framesync: client %s is not installed (%s); packages: %s\n", o->client_profile.name,
-                    o->client_profile.binary, o->client_profile.packages);
+        if (!profile_binary_installed(o->client_profile.binary)) { /* an input error, before any X server */
+            const struct client_profile *p = &o->client_profile;
+            fprintf(stderr, "framesync: client %s (%s) cannot start: its program `%s` is not installed%s%s%s\n",
+                    p->name, p->path, p->binary, p->packages[0] ? " (Debian packages: " : "", p->packages,
+                    p->packages[0] ? ")" : "");
             return -1;
         }
     }

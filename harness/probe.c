@@ -2,6 +2,7 @@
 #include "caselog.h"
 #include "clock.h"
 #include "guarded.h"
+#include "app-exit.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -97,6 +98,7 @@ struct probe_ctx {
     const char *log_dir;
     const struct probe_hooks *hooks;
     int restarts;
+    bool app_not_started;   /* the application under test does not start: nothing more is probed */
 };
 
 static bool restart(struct probe_ctx *pc)
@@ -118,6 +120,13 @@ static void decide_feature(struct features *fs, const struct testcase *tc, const
         features_set(fs, tc->feature, FEATURE_PRESENT, "probe", "%s", text);
         break;
     case VERDICT_FAIL:
+        if (app_is_crash(res)) { /* not run: a feature it needs was not decided (run-features.c) */
+            const char *why = res->reason;
+            if (!strncmp(why, APP_NOT_RUN, strlen(APP_NOT_RUN)))
+                why += strlen(APP_NOT_RUN);
+            features_set(fs, tc->feature, FEATURE_UNKNOWN, APP_CRASH_SOURCE, "%s", why);
+            break;
+        }
         if (run_expand(s, env, tc->absent, text, sizeof text) < 0)
             snprintf(text, sizeof text, "%s", tc->absent);
         features_set(fs, tc->feature, FEATURE_ABSENT, "probe", "%s", text);
@@ -153,16 +162,39 @@ static void set_selection_features(struct features *fs, const struct compositor 
  * crashing leaves the rest of its features unknown instead of holding the run for ever. */
 #define MAX_PROBE_RESTARTS 6
 
-/* The probe's logs before a re-probe: PREFIX.crashed.* (the re-probe writes the feature's own). */
-static void keep_crashed_logs(const char *prefix)
+/* The probe's logs before a re-probe: every PREFIX.* (its log, screenshot, clients' logs) becomes
+ * PREFIX.crashed.* (the re-probe writes the feature's own), and the crash's reason names them so. */
+static void keep_crashed_logs(const char *log_dir, const char *feature, struct result *crash)
 {
-    static const char *const ext[] = {".log", ".png"};
-    for (int i = 0; i < 2; i++) {
-        char from[4200], to[4300];
-        snprintf(from, sizeof from, "%s%s", prefix, ext[i]);
-        snprintf(to, sizeof to, "%s.crashed%s", prefix, ext[i]);
+    DIR *d = opendir(log_dir);
+    if (!d)
+        return;
+    size_t len = strlen(feature);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, feature, len) || e->d_name[len] != '.' || strstr(e->d_name, ".attempt-") ||
+            strstr(e->d_name, ".crashed."))
+            continue;
+        char from[4096], to[4096];
+        snprintf(from, sizeof from, "%s/%s", log_dir, e->d_name);
+        snprintf(to, sizeof to, "%s/%s.crashed%s", log_dir, feature, e->d_name + len);
         rename(from, to);
     }
+    closedir(d);
+    char was[4096], now[4200], text[sizeof crash->reason];
+    snprintf(was, sizeof was, "%s/%s.", log_dir, feature);
+    snprintf(now, sizeof now, "%s/%s.crashed.", log_dir, feature);
+    size_t o = 0;
+    for (const char *p = crash->reason; *p && o + 1 < sizeof text;) {
+        if (!strncmp(p, was, strlen(was))) {
+            o += (size_t)snprintf(text + o, sizeof text - o, "%s", now);
+            p += strlen(was);
+        } else
+            text[o++] = *p++;
+    }
+    text[o < sizeof text ? o : sizeof text - 1] = 0;
+    snprintf(crash->reason, sizeof crash->reason, "%s", text);
+    snprintf(crash->log_path, sizeof crash->log_path, "%s/%s.crashed.log", log_dir, feature);
 }
 
 /* One run of a probe, as a guarded run; writes its log.  Returns the compositor's health. */
@@ -175,9 +207,33 @@ static enum liveness probe_once(const struct testcase *tc, const struct guard *g
     return h;
 }
 
-/* A probe runs until it decides on a healthy compositor: `attempts:` more runs while it finds the
- * feature absent; after a crash or hang, a restart and one re-probe.  Returns false when the
- * compositor could not be restarted (nothing more can be probed). */
+/* Who broke a probe's run: the compositor (it died, was stopped or stopped answering: it is
+ * restarted) or the application under test (it ended by itself: each run starts it anew). */
+enum breaker { BROKE_NONE, BROKE_COMPOSITOR, BROKE_APPLICATION };
+
+static const char *const broke_words[] = {"", "the compositor crashed or hung", "the application under test crashed"};
+static const char *const again_words[] = {"", "after a restart", "in a second run"};
+
+/* The feature after a second broken run: not decided.  The application's words are quoted by every
+ * case (and probe) that needs the feature (run-features.c), so they name the probe. */
+static void undecided(struct probe_ctx *pc, const struct testcase *tc, enum profile p, enum breaker b,
+                      const char *observed)
+{
+    if (b == BROKE_APPLICATION)
+        features_set(pc->fs, tc->feature, FEATURE_UNKNOWN, APP_CRASH_SOURCE,
+                     "the application under test crashed in each run of the probe of %s (probe/%s [%s]): %.300s",
+                     tc->feature, tc->feature, profile_name(p), observed);
+    else
+        features_set(pc->fs, tc->feature, FEATURE_UNKNOWN, "probe",
+                     "not decided: %s during its probe, also %s (%.300s)", broke_words[b], again_words[b], observed);
+}
+
+/* A probe runs until it decides on a healthy compositor and a living application: `attempts:`
+ * more runs while it finds the feature absent; after a crash or hang of the compositor, a restart
+ * and one re-probe; after a crash of the application, one re-probe (the feature is never decided
+ * from a run during which either ended: an application that died has not shown that it lacks
+ * anything).  Returns false when nothing more can be probed: the compositor could not be
+ * restarted, or the application does not start (pc->hooks->not_started was told). */
 static bool probe_feature(const struct testcase *tc, struct probe_ctx *pc, const struct guard *g, enum profile p)
 {
     char prefix[4096];
@@ -186,7 +242,7 @@ static bool probe_feature(const struct testcase *tc, struct probe_ctx *pc, const
     struct result res, crash = {0};
     struct session s;
     int64_t first_start = 0;
-    bool crashed = false;
+    enum breaker crashed = BROKE_NONE;
     /* a probe that saw the feature's absence may have lost a race with the compositor (one
      * unfinished update shown right after the first paint); `attempts:` runs it again, and
      * a single success is evidence of the feature, which its cases then test in full */
@@ -194,23 +250,31 @@ static bool probe_feature(const struct testcase *tc, struct probe_ctx *pc, const
         enum liveness h = probe_once(tc, g, p, prefix, &s, &res);
         if (!first_start)
             first_start = res.start_us;
-        if (h != LIVE_OK) {
-            if (crashed) { /* again after a restart: the feature cannot be decided */
+        if (res.app_not_started) { /* an input error: the run stops */
+            pc->app_not_started = true;
+            pc->hooks->not_started(pc->hooks->ctx, res.reason);
+            session_free(&s);
+            return false;
+        }
+        /* (a probe that needs a feature whose probe the application crashed in is not run: that crash's
+         * FAIL, not one of its own: decide_feature) */
+        enum breaker b = h != LIVE_OK                       ? BROKE_COMPOSITOR
+                         : app_is_crash(&res) && s.app_exit ? BROKE_APPLICATION
+                                                            : BROKE_NONE;
+        if (b != BROKE_NONE) {
+            if (crashed) { /* again on a fresh start: the feature cannot be decided */
                 snprintf(crash.reason + strlen(crash.reason), sizeof crash.reason - strlen(crash.reason),
-                         "; and again when it was probed after a restart: %.600s", res.reason);
+                         "; and again %s: %.600s", again_words[b], res.reason);
                 pc->hooks->incident(pc->hooks->ctx, tc, &crash);
-                features_set(pc->fs, tc->feature, FEATURE_UNKNOWN, "probe",
-                             "not decided: the compositor crashed or hung during its probe, also after a restart "
-                             "(%.300s)", res.observed);
+                undecided(pc, tc, p, b, res.observed);
                 session_free(&s);
-                return pc->restarts < MAX_PROBE_RESTARTS && restart(pc);
+                return b == BROKE_APPLICATION || (pc->restarts < MAX_PROBE_RESTARTS && restart(pc));
             }
             crash = res;
-            crashed = true;
+            crashed = b;
             session_free(&s);
-            keep_crashed_logs(prefix);
-            snprintf(crash.log_path, sizeof crash.log_path, "%s.crashed.log", prefix);
-            if (pc->restarts >= MAX_PROBE_RESTARTS || !restart(pc)) {
+            keep_crashed_logs(pc->log_dir, tc->feature, &crash);
+            if (b == BROKE_COMPOSITOR && (pc->restarts >= MAX_PROBE_RESTARTS || !restart(pc))) {
                 pc->hooks->incident(pc->hooks->ctx, tc, &crash);
                 features_set(pc->fs, tc->feature, FEATURE_UNKNOWN, "probe",
                              "not decided: the compositor crashed or hung during its probe (%.300s)", crash.observed);
@@ -219,14 +283,14 @@ static bool probe_feature(const struct testcase *tc, struct probe_ctx *pc, const
             a--; /* the re-probe does not count as an attempt */
             continue;
         }
-        if (res.verdict != VERDICT_FAIL || a == attempts || proc_interrupted())
+        if (res.verdict != VERDICT_FAIL || app_is_crash(&res) || a == attempts || proc_interrupted())
             break;
         session_free(&s);
         keep_attempt_logs(pc->log_dir, tc->feature, a);
     }
-    if (crashed) { /* decided on the restarted compositor; the crash is still a finding */
+    if (crashed) { /* decided on a fresh start; the crash is still a finding */
         snprintf(crash.reason + strlen(crash.reason), sizeof crash.reason - strlen(crash.reason),
-                 "; after a restart the probe decided");
+                 "; %s the probe decided", again_words[crashed]);
         pc->hooks->incident(pc->hooks->ctx, tc, &crash);
     }
     decide_feature(pc->fs, tc, &res, &s, g->env);
@@ -253,7 +317,7 @@ void probes_run(struct testcase **probes, int n, struct run_env *env, struct fea
     struct guard g = {.env = env, .client_binary = client_binary, .setup_attempts = PROBE_SETUP_ATTEMPTS,
                       .liveness_ms = hooks->liveness_ms, .check_always = true};
     bool alive = true;
-    for (int i = 0; i < n && !proc_interrupted(); i++) {
+    for (int i = 0; i < n && !proc_interrupted() && !pc.app_not_started; i++) {
         if (!alive) {
             features_set(fs, probes[i]->feature, FEATURE_UNKNOWN, "probe",
                          "not probed: the compositor crashed or hung %d times while it was probed", pc.restarts);

@@ -17,10 +17,16 @@ int probes_order(struct testcase **probes, int n, char *err, size_t errlen);
  * crashed or hung (then the probe runs once more on the fresh one), and a place for that
  * crash, which is a FAIL under compositor/crash like any case's (`probe/FEATURE` in the
  * results).  A feature is never decided from a run during which the compositor died, was
- * stopped or stopped answering: after a second crash in the same probe it stays unknown. */
+ * stopped or stopped answering: after a second crash in the same probe it stays unknown.  The
+ * same for the application under test (--client) that ends by itself during a probe: a FAIL
+ * under client/crash, one re-probe (it starts anew in every run), and after a second crash the
+ * feature is unknown with the source APP_CRASH_SOURCE (its cases are then the crash's FAILs). */
 struct probe_hooks {
     int (*restart)(void *ctx, char *why, size_t len);   /* 0, or -1 with why */
     void (*incident)(void *ctx, const struct testcase *probe, const struct result *res);
+    /* the application under test ended before it ever mapped a window: an input error (why),
+     * after which nothing is probed */
+    void (*not_started)(void *ctx, const char *why);
     void *ctx;
     int liveness_ms;
 };

@@ -178,6 +178,10 @@ bool run_step_command(struct ctx *c, const struct step *st)
     }
     if (ctx_compositor_gone(c, st))
         return false;
+    if (!r && !proc_interrupted()) /* an observer that ended with its application has said so */
+        session_drain(c->s);
+    if (ctx_client_gone(c, st))
+        return false;
     if (!r && ctx_watchdog_fired(c, st))
         return false;
     if (r)

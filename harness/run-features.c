@@ -1,6 +1,7 @@
 /* The steps that read what the compositor implements: expect supported/feature, require, and
  * `when`/`unless`; and expect EXPR, the checks on the records. */
 #include "runctx.h"
+#include "app-exit.h"
 #include "xutil.h"
 
 #include <stdio.h>
@@ -22,6 +23,20 @@ static bool expect_supported(struct ctx *c, const struct step *st)
 
 static enum feature_state feature_state(struct ctx *c, const char *name, const char **detail);
 
+/* A feature left unknown because the application under test crashed in each run of its probe: a
+ * case that needs it is that crash's FAIL (one root cause, one finding), not UNRESOLVED.  True
+ * when so (decided). */
+static bool crashed_in_probe(struct ctx *c, const struct step *st, const char *name)
+{
+    const struct feature *f = c->env->features ? features_find(c->env->features, name) : NULL;
+    if (!f || f->state != FEATURE_UNKNOWN || strcmp(f->source, APP_CRASH_SOURCE))
+        return false;
+    ctx_decide(c, VERDICT_FAIL, st, APP_NOT_RUN "%s", f->detail); /* the detail names the probe */
+    c->res->clause = CLIENT_CRASH_CLAUSE;
+    snprintf(c->res->observed, sizeof c->res->observed, "application crashed when %s was probed", name);
+    return true;
+}
+
 /* expect feature NAME: the probes saw the compositor do it (their logs: logs/probes/). */
 static bool expect_feature(struct ctx *c, const struct step *st)
 {
@@ -29,6 +44,8 @@ static bool expect_feature(struct ctx *c, const struct step *st)
     enum feature_state fs = feature_state(c, st->tokens[1], &detail);
     if (fs == FEATURE_PRESENT)
         return true;
+    if (fs == FEATURE_UNKNOWN && crashed_in_probe(c, st, st->tokens[1]))
+        return false;
     if (fs == FEATURE_UNKNOWN) {
         ctx_decide(c, VERDICT_UNRESOLVED, st, "cannot tell whether the compositor has %s: %s", st->tokens[1], detail);
         return false;
@@ -110,6 +127,8 @@ bool run_require_feature(struct ctx *c, const struct step *st, const char *name,
         c->res->unobservable = true;
         return false;
     }
+    if (fs == FEATURE_UNKNOWN && crashed_in_probe(c, st, name))
+        return false;
     if (fs == FEATURE_UNKNOWN) {
         ctx_decide(c, VERDICT_UNRESOLVED, st, "cannot tell whether %s has %s: %s", who, name, detail);
         return false;
@@ -147,6 +166,8 @@ int run_step_applies(struct ctx *c, const struct step *st)
         return 1;
     const char *detail;
     enum feature_state fs = feature_state(c, st->when, &detail);
+    if (fs == FEATURE_UNKNOWN && crashed_in_probe(c, st, st->when))
+        return -1;
     if (fs == FEATURE_UNKNOWN) {
         ctx_decide(c, VERDICT_UNRESOLVED, st, "cannot tell whether `%s` applies: %s", st->text, detail);
         return -1;

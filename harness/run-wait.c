@@ -126,7 +126,7 @@ bool run_step_wait(struct ctx *c, const struct step *st, bool want_none)
         }
         if (r)
             return seen_unwanted(c, &w, r);
-        if (ctx_compositor_gone(c, st))
+        if (ctx_compositor_gone(c, st) || ctx_client_gone(c, st))
             return false;
         if (proc_interrupted()) {
             ctx_decide(c, VERDICT_UNRESOLVED, st, "interrupted");

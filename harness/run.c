@@ -1,4 +1,5 @@
 #include "runctx.h"
+#include "app-exit.h"
 #include "clock.h"
 #include "expr.h"
 #include "grabwatch.h"
@@ -78,6 +79,19 @@ bool ctx_compositor_gone(struct ctx *c, const struct step *st)
     return true;
 }
 
+/* The application under test ending during a case is its failure, whatever step noticed it
+ * (guarded.c tells an application that never started from one that crashed). */
+bool ctx_client_gone(struct ctx *c, const struct step *st)
+{
+    if (!c->s->app_exit)
+        return false;
+    char during[600];
+    snprintf(during, sizeof during, "`%.500s`", st->text);
+    app_crash_verdict(c->res, c->s, during);
+    c->res->step = st;
+    return true;
+}
+
 static bool run_step(struct ctx *c, const struct step *st)
 {
     if (ctx_watchdog_fired(c, st))
@@ -100,9 +114,10 @@ static bool run_step(struct ctx *c, const struct step *st)
             ctx_decide(c, VERDICT_SKIP, st, "no client under test: this case tests an application (run it with --client)");
             return false;
         }
-        if (session_add_client_binary(c->s, st->source,
-                                      st->command && *st->command ? c->env->observer_binary : c->s->client_binary,
-                                      ctx_bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err) == 0)
+        if ((st->command && *st->command
+                 ? session_add_app_observer(c->s, st->source, c->env->observer_binary, ctx_bounded_ms(c, CLIENT_COMMAND_MS),
+                                            err, sizeof err)
+                 : session_add_client(c->s, st->source, ctx_bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err)) == 0)
             return true;
         if (ctx_watchdog_fired(c, st))
             return false;
@@ -192,8 +207,8 @@ void run_case(const struct testcase *tc, const struct run_env *env, struct sessi
     bool ok = true;
     for (int i = 0; i < tc->nsteps && ok; i++)
         ok = run_step(&c, &tc->steps[i]);
-    /* the compositor may have died after the last check: still its failure */
-    if (ok && ctx_compositor_gone(&c, &tc->steps[tc->nsteps - 1]))
+    /* the compositor or the application may have died after the last check: still its failure */
+    if (ok && (ctx_compositor_gone(&c, &tc->steps[tc->nsteps - 1]) || ctx_client_gone(&c, &tc->steps[tc->nsteps - 1])))
         ok = false;
     if (ok && res->checks_run != tc->checks)
         ctx_decide(&c, VERDICT_UNRESOLVED, NULL, "ran %d of the %d declared checks", res->checks_run, tc->checks);

@@ -26,6 +26,8 @@ struct run_env {
     const struct capture *capture; /* the screen is seen through this command (capture.h), or NULL: the root */
     const char *no_xtest;     /* why XTEST input does not reach the compositor (a Wayland compositor's
                                  own seat), or NULL: the cases that drive input through it SKIP */
+    bool *app_ever_mapped;    /* --client: the application under test mapped a window in some run of
+                                 this process (it starts); NULL: no application */
 };
 
 struct result {
@@ -42,6 +44,8 @@ struct result {
                                  another attempt, unlike a verdict */
     int attempts;             /* runs of the case this verdict took (set-up retries) */
     bool unobservable;        /* SKIP: the case reads what no oracle can see here (no screen oracle) */
+    bool app_not_started;     /* the application under test ended before it ever mapped a window:
+                                 an input error (the reason says why), not a verdict */
     int checks_run;
     int64_t start_us, end_us;
     char log_path[1024];

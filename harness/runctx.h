@@ -45,6 +45,8 @@ int ctx_bounded_ms(const struct ctx *c, int ms);
 bool ctx_watchdog_fired(struct ctx *c, const struct step *st);
 /* The compositor under test exited or crashed: FAIL under compositor/crash, true. */
 bool ctx_compositor_gone(struct ctx *c, const struct step *st);
+/* The application under test ended by itself: FAIL under client/crash, true. */
+bool ctx_client_gone(struct ctx *c, const struct step *st);
 
 /* The steps (false: the case stops; its verdict is decided). */
 bool run_step_wait(struct ctx *c, const struct step *st, bool want_none);   /* run-wait.c */

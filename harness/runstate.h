@@ -56,6 +56,9 @@ struct run {
     struct features *features;      /* the running compositor's */
     struct incident *incidents;
     int nincidents;
+    /* the application under test (--client) */
+    bool app_ever_mapped;           /* it mapped a window in some run: a later end is a crash, not a usage error */
+    char app_not_started[3000];     /* why it does not start (it ended before it ever mapped a window), or "" */
     /* the output */
     struct tap tap;
     FILE *tap_file;

@@ -90,6 +90,20 @@ void session_note(struct session *s, const char *fmt, ...)
         session_add_record(s, r);
 }
 
+/* What the observer of the application under test says of it: it mapped a toplevel (it started),
+ * or it ended by itself (the first `app-exit`). */
+static void note_app(struct session *s, const struct client *c, const struct record *r)
+{
+    if (!c->under_test)
+        return;
+    if (!strcmp(r->kind, "map-window"))
+        s->app_mapped = true;
+    else if (!strcmp(r->kind, "app-exit") && !s->app_exit) {
+        s->app_exit = r;
+        s->app_exit_client = c;
+    }
+}
+
 /* Splits what a client wrote into records; a line that is not a record is kept as `garbage`,
  * so a broken fake client shows in the timeline instead of vanishing. */
 static int take_lines(struct session *s, struct client *c)
@@ -103,6 +117,7 @@ static int take_lines(struct session *s, struct client *c)
             r = record_make(c->name, clock_now_us(), "garbage msg=%s", start);
         if (r) {
             session_add_record(s, r);
+            note_app(s, c, r);
             added++;
         }
         start = nl + 1;
@@ -164,8 +179,29 @@ int session_add_client(struct session *s, const char *name, int timeout_ms, char
     return session_add_client_binary(s, name, s->client_binary, timeout_ms, err, len);
 }
 
+static int add_client(struct session *s, const char *name, const char *binary, bool under_test, int timeout_ms,
+                      char *err, size_t len);
+
 int session_add_client_binary(struct session *s, const char *name, const char *binary, int timeout_ms, char *err,
                               size_t len)
+{
+    return add_client(s, name, binary, false, timeout_ms, err, len);
+}
+
+int session_add_app_observer(struct session *s, const char *name, const char *binary, int timeout_ms, char *err,
+                             size_t len)
+{
+    return add_client(s, name, binary, true, timeout_ms, err, len);
+}
+
+void session_drain(struct session *s)
+{
+    for (int pass = 0; pass < 16 && session_pump(s, clock_now_us(), -1) > 0; pass++)
+        ; /* bounded: the oracles may keep reporting */
+}
+
+static int add_client(struct session *s, const char *name, const char *binary, bool under_test, int timeout_ms,
+                      char *err, size_t len)
 {
     if (s->nclients == SESSION_MAX_CLIENTS) {
         snprintf(err, len, "too many clients");
@@ -179,6 +215,7 @@ int session_add_client_binary(struct session *s, const char *name, const char *b
     struct client *c = &s->clients[s->nclients];
     memset(c, 0, sizeof *c);
     snprintf(c->name, sizeof c->name, "%s", name);
+    c->under_test = under_test;
     snprintf(c->stderr_path, sizeof c->stderr_path, "%s.client-%s.log", s->log_prefix, name);
     int efd = open(c->stderr_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     const char *argv[] = {binary, "--name", name, NULL};

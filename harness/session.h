@@ -20,6 +20,7 @@ struct client {
     char buf[65536];
     size_t len;
     bool eof;
+    bool under_test;   /* app-observer: it runs the application under test (--client) */
     char stderr_path[512];
 };
 
@@ -47,6 +48,11 @@ struct session {
     int noracles;
     const char *client_binary;
     const char *log_prefix;      /* e.g. ".../logs/ewmh-1.5/basic-request-layout" */
+    /* the application under test (app-observer's records): whether it mapped a toplevel, and its
+     * `app-exit` record when it ended by itself (the observer then ends too) */
+    bool app_mapped;
+    const struct record *app_exit;
+    const struct client *app_exit_client;
 };
 
 void session_init(struct session *s, const char *client_binary, const char *log_prefix);
@@ -58,9 +64,16 @@ void session_free(struct session *s);
 
 /* Starts fake client NAME and waits for its `ready`; -1 with err on failure. */
 int session_add_client(struct session *s, const char *name, int timeout_ms, char *err, size_t len);
-/* The same with another program speaking the fake client's line protocol (app-observer/app-observer). */
+/* The same with another program speaking the fake client's line protocol. */
 int session_add_client_binary(struct session *s, const char *name, const char *binary, int timeout_ms, char *err,
                               size_t len);
+/* The observer of the application under test (app-observer/app-observer, which starts it): its
+ * `map-window` and `app-exit` records are noted in app_mapped and app_exit. */
+int session_add_app_observer(struct session *s, const char *name, const char *binary, int timeout_ms, char *err,
+                             size_t len);
+/* Reads what the clients have already written, without waiting (a last look before they are
+ * stopped: an application that ended just before shows its `app-exit`). */
+void session_drain(struct session *s);
 struct client *session_client(struct session *s, const char *name);
 
 /* Sends one command line and waits for its done/error record (returned), or NULL with err. */

@@ -58,12 +58,19 @@ void yaml_quoted(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* A reason on one TAP line: a line break becomes "; " (a space after a colon), `#` a space. */
 static void one_line(char *dst, size_t len, const char *src)
 {
-    snprintf(dst, len, "%s", src);
-    for (char *p = dst; *p; p++)
-        if (*p == '\n' || *p == '#')
-            *p = *p == '#' ? ' ' : ';';
+    size_t o = 0;
+    for (const char *p = src; *p && o + 3 < len; p++) {
+        if (*p == '\n') {
+            if (o && dst[o - 1] != ':')
+                dst[o++] = ';';
+            dst[o++] = ' ';
+        } else
+            dst[o++] = *p == '#' ? ' ' : *p;
+    }
+    dst[o] = 0;
 }
 
 /* The YAML diagnostic, into a memory stream first so every output gets the same text. */
@@ -176,7 +183,7 @@ void tap_result(struct tap *t, const struct testcase *tc, enum profile p, const 
 
 void tap_bail_out(struct tap *t, const char *reason)
 {
-    char r[512];
+    char r[2048];
     one_line(r, sizeof r, reason);
     emit(t, "Bail out! %s\n", r);
 }

@@ -33,6 +33,11 @@
  *   child-server-paint has a 1x1 child window; at a new size it resizes the child over the whole
  *                      window (the server paints the child's background) and answers without
  *                      drawing anything itself
+ *   crash-on-request   abort()s when a sync request arrives (a toolkit that crashes on a resize):
+ *                      the cases that resize it FAIL under the harness's client/crash
+ *   crash-on-update    abort()s when it begins its first update after the first frame (a crash in
+ *                      its animation): the probe that waits for one (client-animates) crashes, and
+ *                      the cases that need that feature are the crash's FAILs, never UNRESOLVED
  *
  * Variants (behaviours the texts allow: no client case may fail on them):
  *   frame-answer       de-facto only: answers with a frame, as GTK does: second counter V + 1, paint,
@@ -60,6 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <xcb/sync.h>
 #include <xcb/xcb_icccm.h>
@@ -69,10 +75,12 @@
 #include "xhelpers.h"
 
 enum fault { F_NONE, F_ANSWER_EARLY, F_WRONG_COUNTER, F_ODD_END, F_NO_DRAWN_WAIT, F_WRONG_FENCE, F_SAME_SIZE,
-             F_LATE_COUNTER, F_ANSWER_ONLY_ANIMATING, F_NO_COUNTER, F_CHILD_SERVER_PAINT };
+             F_LATE_COUNTER, F_ANSWER_ONLY_ANIMATING, F_NO_COUNTER, F_CHILD_SERVER_PAINT, F_CRASH_ON_REQUEST,
+             F_CRASH_ON_UPDATE };
 static const char *const fault_names[] = {"none", "answer-early", "wrong-counter", "odd-end", "no-drawn-wait",
                                           "wrong-fence-index", "same-size-unanswered", "late-counter",
-                                          "answer-only-animating", "no-counter", "child-server-paint"};
+                                          "answer-only-animating", "no-counter", "child-server-paint",
+                                          "crash-on-request", "crash-on-update"};
 /* What each fault breaks (`--list-faults`, read by the spec tools and the client self-test's
  * readers): the clause of cases/clauses.txt, and how. */
 static const struct {
@@ -89,6 +97,8 @@ static const struct {
     {"ewmh-1.5/basic/client-sets-counter", "answers only while it animates: idle, a request is never answered"},
     {"ewmh-1.5/basic/client-participation", "lists _NET_WM_SYNC_REQUEST but names no counter"},
     {"ewmh-1.5/basic/client-sets-counter", "answers after the server painted a child's background, not drawing itself"},
+    {"client/crash", "abort()s when a sync request arrives"},
+    {"client/crash", "abort()s when it begins its first update after its first frame"},
 };
 
 enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER, V_NEGATIVE_START, V_RAISE_OVER_NEW,
@@ -235,6 +245,15 @@ static void create_window(int nfences)
     }
 }
 
+/* The crash faults: SIGABRT, as a toolkit's failed assertion, without a core file (on purpose). */
+static void crash(const char *when)
+{
+    fprintf(stderr, "model-app: crashing %s\n", when);
+    struct rlimit none = {0, 0};
+    setrlimit(RLIMIT_CORE, &none);
+    abort();
+}
+
 /* Before ending an update at n: trigger fence (n/2) % L (after resetting it: it may be triggered
  * from the last round) */
 static void trigger_fence_for(int64_t n)
@@ -251,6 +270,8 @@ static void trigger_fence_for(int64_t n)
 static void update(void)
 {
     int64_t begin = S.value[1];
+    if (!(begin & 1) && S.fault == F_CRASH_ON_UPDATE)
+        crash("as it begins an update (fault crash-on-update)");
     if (!(begin & 1)) /* else: the update the map began (the first frame) ends here */
         set_counter(1, ++begin);
     S.frame++;
@@ -325,6 +346,8 @@ static void on_client_message(const xcb_client_message_event_t *e)
     const uint32_t *l = e->data.data32;
     if (e->type == S.atom[A_PROTOCOLS] && l[0] == S.atom[A_SYNC]) {
         S.request_value = (int64_t)(((uint64_t)l[3] << 32) | l[2]);
+        if (S.fault == F_CRASH_ON_REQUEST)
+            crash("on a sync request (fault crash-on-request)");
         S.request_pending = true;
         S.configured = false;
         S.request_deadline_ms = now_ms() + 50;
@@ -443,7 +466,8 @@ usage:
                     "       model-app --list-faults\n"
                     "variants: frame-answer map-even plus3 slow-answer negative-start raise-over-new min-size fixed-size\n"
                     "faults: answer-early wrong-counter odd-end no-drawn-wait wrong-fence-index "
-                    "same-size-unanswered late-counter answer-only-animating no-counter child-server-paint\n");
+                    "same-size-unanswered late-counter answer-only-animating no-counter child-server-paint\n"
+                    "        crash-on-request crash-on-update\n");
     exit(2);
 }
 

@@ -24,6 +24,8 @@ def load_results(path, catalog=None):
 PSEUDO_CLAUSES = {
     "compositor/crash": "the compositor under test crashed, exited, was stopped or stopped answering during a case "
                         "or a probe",
+    "client/crash": "the application under test (--client) crashed or exited by itself during a case or a probe, "
+                    "after it had started",
 }
 
 

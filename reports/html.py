@@ -271,11 +271,16 @@ def levels_count(found):
 
 
 def run_banner_html(doc):
-    """A run that tested nothing is said first: UNRESOLVED (exit status 1), or accepted by
-    --allow-empty; a run that tested something has no banner."""
+    """A run that did not end (interrupted) or tested nothing is said first: interrupted (exit
+    status 128 + the signal), UNRESOLVED (exit status 1), or accepted by --allow-empty; a complete
+    run that tested something has no banner."""
     v = recorded(doc)
     if not v or not v["reason"]:
         return ""
+    if v["verdict"] == "interrupted":
+        return ('<div class="run-banner unresolved" role="alert"><b>Run interrupted</b>: %s <span class="meta">(exit '
+                'status %s; the results below are those of the cases that ran)</span></div>'
+                % (esc(v["reason"]), esc(str(v.get("exit_status", "")))))
     if v["accepted"]:
         conf = [c.get("allow_empty") for c in doc.get("compositors") or []]
         by = "its compositor's allow-empty: %s" % conf[0] if conf and all(conf) else "--allow-empty"
@@ -406,7 +411,8 @@ def render(doc, clauses, page_dir, results_dir):
     h = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
          '<meta name="viewport" content="width=device-width, initial-scale=1">'
          "<title>framesync%s: %d passed, %d failed, %d skipped, %d unresolved</title><style>%s</style></head><body>"
-         % (" (run UNRESOLVED)" if (recorded(doc) or {}).get("verdict") == "UNRESOLVED" else "",
+         % ({"UNRESOLVED": " (run UNRESOLVED)", "interrupted": " (run interrupted)"}.get(
+                (recorded(doc) or {}).get("verdict"), ""),
             c["PASS"], c["FAIL"], c["SKIP"], c["UNRESOLVED"], CSS)]
     verdict = recorded(doc)
     h.append("<header><h1>framesync report</h1><div class=\"meta\">started %s &middot; status <b>%s</b>%s &middot; "

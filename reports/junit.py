@@ -68,6 +68,22 @@ def failure(tc, case, catalog):
     return el
 
 
+def interrupted_suite(root, doc, timestamp, host, n):
+    """A run that a signal stopped: one more suite, `run`, whose testcase is an error that says so,
+    so that a CI page does not show the cases that ran as a finished, green run."""
+    run = recorded(doc)
+    suite = ET.SubElement(root, "testsuite", name="run", tests="1", failures="0", errors="1", skipped="0",
+                          time="0.000", timestamp=timestamp, hostname=clean(host), id=str(n), package="framesync")
+    props = ET.SubElement(suite, "properties")
+    ET.SubElement(props, "property", name="status", value=clean(doc.get("status", "")))
+    ET.SubElement(props, "property", name="run.verdict", value=clean(run["verdict"]))
+    tc = ET.SubElement(suite, "testcase", classname="framesync", name="run", time="0.000")
+    el = ET.SubElement(tc, "error", message=clean(run["reason"]), type="interrupted")
+    el.text = clean("%s (exit status %s)\n" % (run["reason"], run.get("exit_status", "")))
+    ET.SubElement(suite, "system-out")
+    ET.SubElement(suite, "system-err")
+
+
 def build(doc, results_dir=".", catalog=None):
     """results.json document -> ElementTree of <testsuites>.  catalog (reports.common.parse_clauses):
     the levels of results that do not carry one."""
@@ -127,6 +143,10 @@ def build(doc, results_dir=".", catalog=None):
         for k in ("tests", "failures", "errors", "skipped"):
             totals[k] += counts[k]
         totals["time"] += total_ms
+    if (recorded(doc) or {}).get("verdict") == "interrupted":
+        interrupted_suite(root, doc, timestamp, host, len(profiles))
+        totals["tests"] += 1
+        totals["errors"] += 1
     for k in ("tests", "failures", "errors", "skipped"):
         root.set(k, str(totals[k]))
     wall = doc.get("wall_ms")

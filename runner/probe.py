@@ -14,11 +14,41 @@ from runner.workers import spawn
 
 
 class ProbeFailed(Exception):
-    """The probe pass could not run: (exit status, what the harness said)."""
+    """The probe pass did not complete: the exit status and what the harness said on stderr, the
+    output folders of the probe runs that were started, and the signal that interrupted the run
+    (0 when none did: the harness stopped with an input error, or was killed)."""
 
-    def __init__(self, rc, text):
+    def __init__(self, rc, text, folders=(), signal=0):
         super().__init__(text)
-        self.rc, self.text = rc, text
+        self.rc, self.text, self.folders, self.signal = rc, text, list(folders), signal
+
+    def bail_reason(self):
+        """The reason of the first probe run's `Bail out!` (the whole of it, where stderr's first line
+        may be cut before the last lines of the compositor's or application's output), or None."""
+        for pout in self.folders:
+            for line in tap_lines(pout):
+                if line.startswith("Bail out!"):
+                    return line[len("Bail out!"):].strip()
+        return None
+
+    def comments(self):
+        """What the probe runs had said before they stopped (the X server, the compositor, the
+        feature table as far as it was probed), each comment line once."""
+        seen, out = set(), []
+        for pout in self.folders:
+            for line in tap_lines(pout):
+                if line.startswith("#") and line not in seen:
+                    seen.add(line)
+                    out.append(line)
+        return out
+
+
+def tap_lines(pout):
+    try:
+        with open(os.path.join(pout, "results.tap"), encoding="utf-8") as f:
+            return f.read().splitlines()
+    except OSError:
+        return []
 
 
 def profile_groups(expected, wm):
@@ -43,7 +73,7 @@ def without_profiles(args):
 
 def run_probes(harness, args, groups, out, jobs, pool):
     """Runs the probe runs, `jobs` at a time; -> their output folders.  pool.extra holds the live
-    ones, so that a signal reaches them.  Raises ProbeFailed."""
+    ones, so that a signal reaches them; after a signal no more are started.  Raises ProbeFailed."""
     cmds = []
     for k, profs in enumerate(groups):
         pout = os.path.join(out, "probes", str(k))
@@ -51,18 +81,23 @@ def run_probes(harness, args, groups, out, jobs, pool):
                                                                   "--out", pout]))
     folders, failed = [], None
     for start in range(0, len(cmds), max(1, jobs)):
+        if pool.pending:  # interrupted (Ctrl-C, SIGTERM) between two batches
+            break
         batch = [(pout, spawn(cmd)) for pout, cmd in cmds[start:start + max(1, jobs)]]
         pool.extra = [proc for _, proc in batch]
         for pout, proc in batch:
             stdout, stderr = proc.communicate()
             # 1: the compositor crashed or hung while it was probed (results of their own)
             if proc.returncode not in (0, 1) and not failed:
-                failed = ProbeFailed(proc.returncode, stderr.decode("utf-8", "replace")
-                                     or stdout.decode("utf-8", "replace"))
+                failed = (proc.returncode, stderr.decode("utf-8", "replace") or stdout.decode("utf-8", "replace"))
             folders.append(pout)
+        if failed:
+            break
     pool.extra = []
+    if pool.pending:
+        raise ProbeFailed(failed[0] if failed else 0, failed[1] if failed else "", folders, pool.pending[0])
     if failed:
-        raise failed
+        raise ProbeFailed(failed[0], failed[1], folders)
     return folders
 
 

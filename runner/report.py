@@ -46,11 +46,14 @@ class Report:
                     case.log = self.logs.rewrite(k, case.log)
                 cases[i * self.jobs + k] = case
         ordered = [CaseResult.from_json(c) for _, c in self.incidents] + [cases[i] for i in sorted(cases)]
+        probed = probe.feature_docs(self.out)
+        # before any worker wrote (a run stopped while probing), the probe runs say what ran
+        described = docs or list(enumerate(probed))
         run = RunResults(started=self.started, status=status, wall_ms=(time.monotonic() - self.start) * 1000.0,
-                         compositors=self.compositors(docs),
-                         features=merge_features(probe.feature_docs(self.out) + [d for _, d in docs]),
+                         compositors=self.compositors(described),
+                         features=merge_features(probed + [d for _, d in docs]),
                          cases=ordered, selection=self.selection,
-                         client=next((d["client"] for _, d in docs if d.get("client")), None))
+                         client=next((d["client"] for _, d in described if d.get("client")), None))
         run.findings = findings(run.case_dicts())
         return run
 

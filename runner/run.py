@@ -274,18 +274,47 @@ class Run:
         return path
 
     def probe_failed(self, e):
-        sys.stderr.write(e.text if e.text.endswith("\n") else e.text + "\n")
-        if self.pool.pending or e.rc > 128 or e.rc < 0:
-            self.console.close_tap()
-            return 128 + signal.SIGINT
-        # the same ending as a worker whose compositor does not start: Bail out! on the TAP
-        # stream (CI logs show stdout), the reason on stderr, an empty results.json
-        sys.stderr.write("framesync: probing the compositor failed (exit status %d)\n" % e.rc)
-        reason = next((ln for ln in e.text.splitlines() if ln.strip()), "probing the compositor failed")
-        self.console.emit("TAP version 13\n" + bail_out(reason))
+        """The probe pass did not complete: a signal stopped the run (every output says so), or the
+        harness stopped, with an input error (a compositor or application that does not start) or
+        killed: the same ending as a worker whose compositor does not start: what the probe runs
+        said and Bail out! on the TAP stream (CI logs show stdout), the reason on stderr once, a
+        results.json without cases, exit status 2."""
+        before = "".join(line + "\n" for line in e.comments())
+        if e.signal:
+            return self.interrupted_while_probing(e.signal, before)
+        text = e.text.strip()
+        if text:
+            sys.stderr.write(text + "\n")
+        what = "the application under test" if self.client_run() else "the compositor"
+        if e.rc < 0:
+            reason = "probing %s: the harness was killed by signal %d (%s)" % (what, -e.rc, signal.strsignal(-e.rc))
+        else:
+            reason = e.bail_reason() or next((ln for ln in text.splitlines() if ln.strip()), "") \
+                or "probing %s failed (exit status %d)" % (what, e.rc)
+        if not text.startswith("framesync:"):  # the harness said nothing of its own
+            sys.stderr.write("framesync: %s\n" % reason)
+        self.console.emit("TAP version 13\n" + before + bail_out(reason))
         self.console.close_tap()
         self.report.write("bailed out")
         return EXIT_USAGE
+
+    def client_run(self):
+        return any(a == "--client" or a.startswith("--client=") for a in self.opts.passthrough)
+
+    def interrupted_while_probing(self, sig, before):
+        """Ctrl-C or SIGTERM during the probe pass: results.tap ends with what the probe runs had
+        said and Bail out!, results.json says interrupted (status and run verdict), junit.xml and
+        index.html are made from it; exit status 128 + the signal."""
+        why = "interrupted by %s" % signal.strsignal(sig)
+        what = "the application under test" if self.client_run() else "the compositor"
+        self.console.emit("TAP version 13\n" + before + "# %s while %s was probed: no case ran\n" % (why, what)
+                          + bail_out(why))
+        self.console.close_tap()
+        run = self.report.merged(why)
+        run.run = runverdict.interrupted(why, 0, len(self.expected), 128 + sig)
+        run.write(self.report.path)
+        self.report.make_reports(self.opts.cases, self.console.warn)
+        return 128 + sig
 
     # ---- the worker pool's handler
     def on_line(self, k, text):
@@ -334,7 +363,7 @@ class Run:
     def stop_reason(self):
         """Why the run stopped early, or None."""
         if self.pool.interrupted:
-            return "interrupted"
+            return "interrupted by %s" % signal.strsignal(self.pool.interrupted)
         return self.error[1] if self.error else None
 
     def conclude(self):
@@ -349,6 +378,9 @@ class Run:
         # a CI shard is judged with the others by runner.merge, not alone: an all-skipped slice is fine
         verdict = runverdict.decide(run.to_json(), allow_empty=self.opts.allow_empty or self.opts.shard is not None,
                                     fail_on=self.opts.fail_on)
+        if self.pool.interrupted:  # whatever the cases that ran say, the run did not end
+            verdict = dict(verdict, **runverdict.interrupted(status, len(run.cases) - len(self.report.incidents),
+                                                             len(self.expected), 128 + self.pool.interrupted))
         run.run = {k: verdict[k] for k in ("verdict", "reason", "exit_status")}
         run.write(self.report.path)
         wall = time.monotonic() - self.report.start

@@ -35,10 +35,19 @@ def decide(doc, allow_empty=False, fail_on="any"):
             "accepted_by": "allow-empty: %s" % conf[0] if by_conf else "--allow-empty"}
 
 
+def interrupted(why, ran, selected, exit_status):
+    """The verdict of a run that a signal stopped before its end (Ctrl-C, SIGTERM): not complete,
+    whatever the cases that ran say; its exit status is 128 + the signal."""
+    return {"verdict": "interrupted", "exit_status": exit_status,
+            "reason": "%s: %d of the %d selected cases ran, the others did not" % (why, ran, selected)}
+
+
 def summary_line(v):
     """The TAP comment that opens the summary, or None."""
     if not v["reason"]:
         return None
+    if v.get("verdict") == "interrupted":
+        return "# run: %s\n" % v["reason"]
     return "# run: %s%s\n" % ("accepted by %s: " % v.get("accepted_by", "--allow-empty") if v["accepted"] else "UNRESOLVED: ",
                                v["reason"])
 
@@ -46,12 +55,12 @@ def summary_line(v):
 def recorded(doc):
     """The verdict a results.json records (its "run" object, with "accepted": a run that has a
     reason and is still complete was accepted by --allow-empty), or None: a file older than the
-    run verdict, or one whose run did not end."""
+    run verdict, or one whose run did not end.  An interrupted run's verdict is "interrupted"."""
     run = doc.get("run")
     if not isinstance(run, dict) or not run.get("verdict"):
         return None
     return dict(run, reason=run.get("reason") or "",
-                accepted=bool(run.get("reason")) and run.get("verdict") != "UNRESOLVED")
+                accepted=bool(run.get("reason")) and run.get("verdict") == "complete")
 
 
 def unresolved(doc, allow_empty=False):

@@ -27,9 +27,10 @@ LEVEL_TEXT = {
     "must": "must: lowercase, not RFC 2119 normative as written",
     "should": "should: lowercase, not RFC 2119 normative as written",
     "implied": "implied: stated without a keyword",
-    "defect": "defect: the compositor crashed or hung",
+    "defect": "defect: the compositor or the application under test crashed or hung",
 }
 CRASH_CLAUSE = "compositor/crash"
+CLIENT_CRASH_CLAUSE = "client/crash"   # the application under test (--client) ended by itself
 FAIL_ON = ("any", "should", "must")
 
 
@@ -51,7 +52,7 @@ def level_of_keyword(keyword):
 
 def level_of_clause(clause_id, catalog):
     """catalog: {clause id: {"keyword": ...}} (reports.common.parse_clauses)."""
-    if clause_id == CRASH_CLAUSE:
+    if clause_id in (CRASH_CLAUSE, CLIENT_CRASH_CLAUSE):
         return "defect"
     return level_of_keyword((catalog.get(clause_id) or {}).get("keyword"))
 

@@ -70,6 +70,17 @@ FAULTS = {
     # the server paints its child at the new size, it draws nothing: not "painted"
     "child-server-paint": ("de-facto", "client/answer-after-paint/animating",
                            ["client/answer-after-paint/animating [de-facto]"], "ewmh-1.5/basic/client-sets-counter"),
+    # crashes when resized: the harness's client/crash, not an UNRESOLVED of the case (the probes,
+    # which only map it, decide as usual)
+    "crash-on-request": ("ewmh-1.5", "client/(answer-basic/animating|participation)",
+                         ["client/answer-basic/animating [ewmh-1.5]"], "client/crash",
+                         {"pass": ["client/participation [ewmh-1.5]"]}),
+    # crashes in its animation, 600 ms after the map (--frame-ms 300): the probe that waits for an
+    # update crashes in both its runs (a FAIL of its own, not an absent feature), and the cases that
+    # need that feature are the crash's FAILs, not UNRESOLVED
+    "crash-on-update": ("de-facto", "client/(drawn-wait|delimited)",
+                        ["probe/client-animates [de-facto]", "client/drawn-wait [de-facto]",
+                         "client/delimited [de-facto]"], "client/crash", {"args": ["--frame-ms", "300"]}),
 }
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""No leftovers, ever: runs the harness through each of its exit paths and checks, after each,
-the exit status and message it documents, that no process it started is still alive, and that
-its private temp dir is gone.
+"""No leftovers, ever: runs the harness (and, for an interrupt while the compositor or the
+application is probed, the runner: python3 -m runner) through each of its exit paths and checks,
+after each, the exit status, message and result files it documents, that no process it started
+(an X server above all) is still alive, and that its private temp dir is gone.
 
 Processes are tracked without looking at the rest of the machine (other suites may run): this
 script makes itself a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so everything the harness
@@ -26,6 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 BAD_WM = os.path.join(ROOT, "tests", "bad-wms", "bad-wm")
+MODEL_APP = os.path.join(ROOT, "model-app", "model-app")   # an application under test (--client)
 OWN_WM = os.path.join(ROOT, "tests", "own-xserver-wm.sh")  # a compositor that brings its X server
 PR_SET_CHILD_SUBREAPER = 36
 CASE = "basic/no-request-without-protocol"   # passes against any WM that maps and resizes
@@ -87,17 +89,25 @@ def wait_until_clean(tmpdir, within):
 
 
 class Run:
-    def __init__(self, args, tmpdir, out, log_prefix):
+    """The harness, or with runner=True the runner (in a session of its own, as a terminal runs
+    it: interrupt() then signals its process group, as Ctrl-C does)."""
+
+    def __init__(self, args, tmpdir, out, log_prefix, env=None, runner=False):
         self.out = out
-        env = dict(os.environ, TMPDIR=tmpdir)
+        env = dict(os.environ, TMPDIR=tmpdir, **(env or {}))
         env.pop("DISPLAY", None)
         env.pop("XAUTHORITY", None)
         self.stdout_path = log_prefix + ".stdout"
         self.stderr_path = log_prefix + ".stderr"
         self.fo = open(self.stdout_path, "w")
         self.fe = open(self.stderr_path, "w")
-        self.p = subprocess.Popen([HARNESS] + args, stdout=self.fo, stderr=self.fe, env=env,
-                                  stdin=subprocess.DEVNULL)
+        cmd = [sys.executable, "-m", "runner"] + args if runner else [HARNESS] + args
+        self.p = subprocess.Popen(cmd, stdout=self.fo, stderr=self.fe, env=env, stdin=subprocess.DEVNULL,
+                                  cwd=ROOT, start_new_session=runner)
+
+    def interrupt(self, sig):
+        """The signal to the process group (a terminal's Ctrl-C is SIGINT to the foreground group)."""
+        os.killpg(self.p.pid, sig)
 
     def wait_for_output(self, text, within):
         """Waits until text is in the harness's stdout (it writes each line as it goes)."""
@@ -402,6 +412,111 @@ def t_crash_at_start(ctx):
                          "message: %r" % r.stderr))
 
 
+# ---- the application under test (--client) ----
+
+def t_client_not_found(ctx):
+    """An application that cannot start is an input error, as a compositor that cannot: exit 2 and
+    one message with the command and why, before any case runs (not 37 UNRESOLVED)."""
+    r = ctx.run(["--client", "no-such-app-xyz --demo", "--profile", "ewmh-1.5"])
+    rc = r.finish()
+    doc = results(r.out)
+    return (ctx.expect(rc == 2, "exit %s, not 2" % rc)
+            + ctx.expect("`no-such-app-xyz --demo` exited with status 127" in r.stderr and "before it mapped a window"
+                         in r.stderr and "no-such-app-xyz: not found" in r.stderr, "message: %r" % r.stderr)
+            + ctx.expect(r.stderr.count("framesync:") == 1, "more than one message: %r" % r.stderr)
+            + ctx.expect(not doc["cases"] and "`no-such-app-xyz --demo` exited with status 127" in doc["status"],
+                         "results.json passes something off as a result: %s" % doc["status"][:100])
+            + ctx.expect(r.stdout.strip().splitlines()[-1].startswith("Bail out! the application under test"),
+                         "TAP does not end with the Bail out!: %r" % r.stdout[-300:]))
+
+
+def t_client_exits_at_once(ctx):
+    r = ctx.run(["--client", "echo starting; echo no display for me >&2; exit 3", "--profile", "ewmh-1.5"])
+    rc = r.finish()
+    return (ctx.expect(rc == 2, "exit %s, not 2" % rc)
+            + ctx.expect("exited with status 3," in r.stderr and "no display for me" in r.stderr,
+                         "message: %r" % r.stderr))
+
+
+def t_client_not_installed(ctx):
+    """A named client (clients/NAME.conf) whose program is not installed: exit 2, its package named."""
+    listing = subprocess.run([HARNESS, "--list-clients"], capture_output=True, text=True).stdout.splitlines()[1:]
+    missing = [line.split()[0] for line in listing if line.split()[1:2] == ["no"]]
+    if not missing:
+        return []  # every named client is installed here: nothing to show
+    r = ctx.run(["--client", missing[0], "--profile", "ewmh-1.5"])
+    rc = r.finish()
+    return (ctx.expect(rc == 2, "exit %s, not 2" % rc)
+            + ctx.expect("client %s (" % missing[0] in r.stderr and "is not installed (Debian packages: " in r.stderr,
+                         "message: %r" % r.stderr))
+
+
+def t_client_crash(ctx):
+    """An application that starts and then crashes in a case: that case FAILs under client/crash
+    (level defect) with its signal and its last output, the others are judged as usual."""
+    r = ctx.run(["--client", "%s --fault crash-on-request" % shlex.quote(MODEL_APP), "--profile", "ewmh-1.5",
+                 "--filter", "client/(answer-basic/animating|participation)"], env={"FRAMESYNC_CLIENT_ANIMATES": "forever"})
+    rc = r.finish()
+    res = {c["id"]: c for c in results(r.out)["cases"]}
+    crash = res.get("client/answer-basic/animating", {})
+    return (ctx.expect(rc == 1, "exit %s, not 1" % rc)
+            + ctx.expect(crash.get("verdict") == "FAIL" and crash.get("failed_clause") == "client/crash"
+                         and crash.get("level") == "defect", "not a FAIL under client/crash: %s" % crash)
+            + ctx.expect("signal 6" in crash.get("reason", "") and "crashing on a sync request" in crash.get("reason", ""),
+                         "the reason has not what it did and printed: %r" % crash.get("reason"))
+            + ctx.expect(res.get("client/participation", {}).get("verdict") == "PASS", "participation did not pass"))
+
+
+def interrupt_probes(ctx, sig, name, args, env=None):
+    """The runner interrupted while it probes (its probe pass, before any worker): every output says
+    so, and no X server or other process is left."""
+    r = ctx.run(["--jobs", "1", "--profile", "de-facto"] + args, env=env, runner=True)
+    probing = os.path.join(r.out, "probes", "0", "logs", "probes", "de-facto")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not (os.path.isdir(probing) and os.listdir(probing)):
+        if r.p.poll() is not None:
+            break
+        time.sleep(0.05)  # polling the file system, with a deadline: the first probe's log
+    if not (os.path.isdir(probing) and os.listdir(probing)):
+        r.finish(5)
+        return ["the probes did not start"]
+    sent = time.monotonic()
+    r.interrupt(sig)
+    rc = r.finish(15)
+    took = time.monotonic() - sent
+    why = "interrupted by %s" % name
+    problems = ctx.expect(rc == 128 + sig, "exit %s, not %d" % (rc, 128 + sig))
+    problems += ctx.expect(took < 3.0, "the run took %.1f s to end" % took)
+    with open(os.path.join(r.out, "results.tap")) as f:
+        tap = f.read().splitlines()
+    problems += ctx.expect(tap[-1:] == ["Bail out! " + why], "results.tap ends with %r" % tap[-1:])
+    problems += ctx.expect(any(line.startswith("# X server") for line in tap), "results.tap has nothing of what ran")
+    doc = results(r.out)
+    problems += ctx.expect(doc["status"] == why and (doc.get("run") or {}).get("verdict") == "interrupted"
+                           and doc["run"].get("exit_status") == 128 + sig,
+                           "results.json: status %r, run %r" % (doc["status"], doc.get("run")))
+    try:
+        with open(os.path.join(r.out, "junit.xml")) as f:
+            junit = f.read()
+        with open(os.path.join(r.out, "index.html")) as f:
+            page = f.read()
+        problems += ctx.expect('type="interrupted"' in junit, "junit.xml has no error for the interrupted run")
+        problems += ctx.expect("<b>Run interrupted</b>" in page, "index.html does not say the run was interrupted")
+    except OSError as e:
+        problems.append("no report: %s" % e)
+    ctx.clean_within = max(0.0, 3.0 - took)
+    return problems
+
+
+def t_sigint_during_probes(ctx):
+    return interrupt_probes(ctx, signal.SIGINT, "Interrupt", [])
+
+
+def t_sigterm_while_client_probed(ctx):
+    return interrupt_probes(ctx, signal.SIGTERM, "Terminated", ["--client", shlex.quote(MODEL_APP)],
+                            env={"FRAMESYNC_CLIENT_ANIMATES": "forever"})
+
+
 def t_out_not_writable(ctx):
     blocker = os.path.join(ctx.scratch, "a-file")
     with open(blocker, "w") as f:
@@ -418,7 +533,10 @@ TESTS = [("pass", t_pass), ("fail", t_fail), ("compositor-crash", t_compositor_c
          ("sigint-during-grab", t_sigint_during_grab), ("sigint-stubborn-wm", t_sigint_stubborn_wm),         ("sigkill", t_sigkill), ("malformed-case", t_malformed_case), ("unknown-option", t_unknown_option),
          ("wm-not-found", t_wm_not_found), ("never-ready", t_never_ready), ("crash-at-start", t_crash_at_start),
          ("out-not-writable", t_out_not_writable), ("own-pass", t_own_pass), ("own-crash", t_own_crash),
-         ("own-sigint", t_own_sigint), ("own-no-report", t_own_no_report)]
+         ("own-sigint", t_own_sigint), ("own-no-report", t_own_no_report), ("client-not-found", t_client_not_found),
+         ("client-exits-at-once", t_client_exits_at_once), ("client-not-installed", t_client_not_installed),
+         ("client-crash", t_client_crash), ("sigint-during-probes", t_sigint_during_probes),
+         ("sigterm-client-probes", t_sigterm_while_client_probed)]
 
 
 class Ctx:
@@ -429,11 +547,11 @@ class Ctx:
         os.makedirs(self.tmpdir)
         self.clean_within = 2.0
 
-    def run(self, args, out=None):
+    def run(self, args, out=None, env=None, runner=False):
         out = out or os.path.join(self.scratch, "out")
         if "--wm" in args and "--features" not in args:
             args = args + ["--features", self.features_for(args[args.index("--wm") + 1])]
-        return Run(["--out", out] + args, self.tmpdir, out, os.path.join(self.scratch, "harness"))
+        return Run(["--out", out] + args, self.tmpdir, out, os.path.join(self.scratch, "harness"), env, runner)
 
     def features_for(self, command):
         """A feature table for a misbehaving WM, so the harness does not probe it: each exit path
@@ -462,7 +580,7 @@ def main():
     if "-v" in args:
         VERBOSE = True
         args.remove("-v")
-    for b in (HARNESS, BAD_WM, FAKE_WM):
+    for b in (HARNESS, BAD_WM, FAKE_WM, MODEL_APP):
         if not os.access(b, os.X_OK):
             sys.exit("test_leftovers: %s is missing: run make" % b)
     become_subreaper()

@@ -497,7 +497,7 @@ class Levels(unittest.TestCase):
         page = self.page()
         findings = page[page.index('<ol class="findings">'):page.index("</ol>")]
         self.assertEqual(re.findall(r'<span class="level (lv-[\w-]+)" title="([^"]*)">([^<]*)</span>', findings),
-                         [("lv-defect", "defect: the compositor crashed or hung", "defect"),
+                         [("lv-defect", "defect: the compositor or the application under test crashed or hung", "defect"),
                           ("lv-must", "MUST", "MUST"),
                           ("lv-should-lc", "should: lowercase, not RFC 2119 normative as written", "lowercase should")])
         self.assertIn('Findings (3) <span class="meta">by level: 1 defect, 1 MUST, 1 lowercase should</span>', page)
@@ -531,6 +531,25 @@ class Levels(unittest.TestCase):
         page = self.page({"verdict": "complete", "reason": "", "exit_status": 1})
         self.assertNotIn('<div class="run-banner', page)
         self.assertIn("run verdict <b>complete</b>", page)
+
+    def test_interrupted_run_is_not_finished(self):
+        """Ctrl-C: index.html says so on top, and junit.xml has an error for the run, so that neither
+        shows the cases that ran as a finished run."""
+        page = self.page(INTERRUPTED_RUN)
+        self.assertIn('<div class="run-banner unresolved" role="alert"><b>Run interrupted</b>: '
+                      + INTERRUPTED_RUN["reason"], page)
+        self.assertIn("<title>framesync (run interrupted): ", page)
+        self.assertNotIn('<div class="run-banner accepted"', page)
+        root = ET.parse(junit.write(levels_sample(self.tmp, INTERRUPTED_RUN),
+                                    clauses_path=os.path.join(self.tmp, "clauses.txt"))).getroot()
+        run = next(s for s in root.findall("testsuite") if s.get("name") == "run")
+        error = run.find("testcase").find("error")
+        self.assertEqual((error.get("type"), error.get("message")), ("interrupted", INTERRUPTED_RUN["reason"]))
+        self.assertEqual((root.get("tests"), root.get("errors")), ("6", "2"))   # 5 cases + the run; drawn/x, the run
+
+
+INTERRUPTED_RUN = {"verdict": "interrupted", "exit_status": 130,
+                   "reason": "interrupted by Interrupt: 5 of the 40 selected cases ran, the others did not"}
 
 
 if __name__ == "__main__":

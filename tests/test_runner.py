@@ -280,13 +280,14 @@ class Runs(unittest.TestCase):
                 p.wait()
         tap = "".join(lines) + rest
         self.assertEqual(p.returncode, 128 + sig, err)
-        self.assertEqual(tap.splitlines()[-1], "Bail out! interrupted")
+        self.assertEqual(tap.splitlines()[-1], "Bail out! interrupted by %s" % signal.strsignal(sig))
         with open(os.path.join(out, "results.json")) as f:
             doc = json.load(f)
         self.assertTrue(doc["status"].startswith("interrupted"), doc["status"])
+        self.assertEqual((doc["run"]["verdict"], doc["run"]["exit_status"]), ("interrupted", 128 + sig))
         self.assertGreaterEqual(len(doc["cases"]), 1)
         with open(os.path.join(out, "results.tap")) as f:
-            self.assertEqual(f.read().splitlines()[-1], "Bail out! interrupted")
+            self.assertEqual(f.read().splitlines()[-1], "Bail out! interrupted by %s" % signal.strsignal(sig))
         self.assertTrue(os.path.exists(os.path.join(out, "junit.xml")))
         self.assertEqual(running_with(out), [], "workers left running")
 

@@ -128,7 +128,7 @@ static void test_skip(void **state)
     /* a reason stays on the one line and adds no directive */
     r = result(VERDICT_SKIP, "two\nlines # TODO not a directive");
     tap_result(&T, &TC, PROFILE_DRAFT2011, &r, &CAT, NULL, "fake-wm");
-    assert_text(output(), "ok 2 - basic/value-nonzero [draft-2011] # SKIP two;lines   TODO not a directive\n");
+    assert_text(output(), "ok 2 - basic/value-nonzero [draft-2011] # SKIP two; lines   TODO not a directive\n");
     assert_int_equal(T.counts[VERDICT_SKIP], 2);
 }
 
@@ -217,7 +217,7 @@ static void test_unresolved(void **state)
     tap_result(&T, &TC, PROFILE_DRAFT2011, &r, &CAT, NULL, "fake-wm");
     const char *o = output();
     const char *first = "not ok 1 - basic/value-nonzero [draft-2011] # UNRESOLVED: fake client A "
-                        "exited (signal 9);see its log   3\n";
+                        "exited (signal 9); see its log   3\n";
     if (strncmp(o, first, strlen(first)) != 0)
         fail_msg("got:\n%s", o);
     const char *yaml = o + strlen(first);
@@ -231,7 +231,7 @@ static void test_bail_out_and_comment(void **state)
 {
     (void)state;
     tap_bail_out(&T, "Xvfb did not start\nsee logs/xvfb.log # 1");
-    assert_text(output(), "Bail out! Xvfb did not start;see logs/xvfb.log   1\n");
+    assert_text(output(), "Bail out! Xvfb did not start; see logs/xvfb.log   1\n");
     tap_comment(&T, "profile %s: %d cases", "ewmh-1.5", 7);
     assert_text(output(), "# profile ewmh-1.5: 7 cases\n");
     tap_comment(&T, "two\nlines\n");
