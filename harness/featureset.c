@@ -13,7 +13,8 @@ static int nprobe_names;
 
 /* Observed from the selections at start-up, and derived from the trigger probes. */
 static const char *const builtin[] = {"wm", "compositing", "sync-requests", "driven-resize", "held-resize", "map-resize", "hold",
-                                      "extended", "protocol", "client-state-idle", "client-state-animating"};
+                                      "extended", "protocol", "client-state-idle", "client-state-animating",
+                                      "client-basic-form"};
 #define NBUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
 /* The resize triggers in the order `A resize` prefers them: a ConfigureRequest is exact and
@@ -40,6 +41,7 @@ const char *const *features_inputs(const char *name)
     static const char *const protocol[] = {"trigger-configure", "trigger-keyboard", "trigger-pointer", "trigger-map",
                                            "hold-update", "hold-map", "sync-drawn", "frame-drawn", "frame-timings",
                                            "fences", NULL};
+    static const char *const client_form[] = {"client-counter", "client-extended", NULL};
     static const char *const none[] = {NULL};
     if (!strcmp(name, "sync-requests") || !strcmp(name, "driven-resize") || !strcmp(name, "held-resize") ||
         !strcmp(name, "map-resize"))
@@ -50,6 +52,8 @@ const char *const *features_inputs(const char *name)
         return ext;
     if (!strcmp(name, "protocol"))
         return protocol;
+    if (!strcmp(name, "client-basic-form"))
+        return client_form;
     return none;
 }
 
@@ -273,8 +277,34 @@ bool features_unbacked(const struct features *fs, char *why, size_t len)
     return true;
 }
 
+/* `client-basic-form`: the application under test names one counter, so a compositor of every
+ * profile sends it EWMH's basic request (with two, one of the later texts sends the extended form
+ * instead, whose answer is another clause).  Only in a client run, where its probes are in the
+ * table; an undecided input is copied as it is (its source too: a probe the application crashed
+ * in makes the cases that need the form the crash's FAILs). */
+static void derive_client_form(struct features *fs)
+{
+    const struct feature *counter = features_find(fs, "client-counter");
+    const struct feature *ext = features_find(fs, "client-extended");
+    if (!counter || !ext)
+        return;
+    const struct feature *undecided = counter->state == FEATURE_UNKNOWN ? counter
+                                      : counter->state == FEATURE_PRESENT && ext->state == FEATURE_UNKNOWN ? ext
+                                                                                                            : NULL;
+    if (undecided)
+        features_set(fs, "client-basic-form", FEATURE_UNKNOWN, undecided->source, "%s", undecided->detail);
+    else if (counter->state == FEATURE_ABSENT) /* no request at all: say why, not "extended" */
+        features_set(fs, "client-basic-form", FEATURE_ABSENT, "derived", "%s", counter->detail);
+    else if (ext->state == FEATURE_PRESENT)
+        features_set(fs, "client-basic-form", FEATURE_ABSENT, "derived",
+                     "extended form (%s): a compositor of the later texts sends it the extended request", ext->detail);
+    else
+        features_set(fs, "client-basic-form", FEATURE_PRESENT, "derived", "one counter: %s", counter->detail);
+}
+
 void features_derive(struct features *fs)
 {
+    derive_client_form(fs);
     if (!triggers_probed(fs))
         return;
     static const char *const driven[] = {"keyboard", "pointer", "map"};
