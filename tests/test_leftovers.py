@@ -16,7 +16,7 @@ sees (which must point into the run's private folder, with a session bus that an
 into its home and XDG folders, and leaves a bus daemon and a double-forked daemon that ignores
 SIGTERM behind, which must be gone when the harness has exited.
 
-Usage: tests/test_leftovers.py [-v] [NAME...]     (make check runs it; about 40 s)
+Usage: tests/test_leftovers.py [-v] [NAME...]     (make check runs it; about 80 s)
 """
 import ctypes
 import json
