@@ -13,8 +13,9 @@ XDG_RUNTIME_DIR of its own (the "user's", with no XDG_*_HOME set), which must st
 suite starts has a private home and session bus in the run's temp dir.  The isolated-* paths run
 tests/bad-wms/messy-session.sh as the compositor or the application: it notes the environment it
 sees (which must point into the run's private folder, with a session bus that answers), writes
-into its home and XDG folders, and leaves a bus daemon and a double-forked daemon that ignores
-SIGTERM behind, which must be gone when the harness has exited.
+into its home and XDG folders, has the accessibility bus started (at-spi-bus-launcher and its
+dbus-daemon, activated on its session bus), and leaves a bus daemon and a double-forked daemon
+that ignores SIGTERM behind, all of which must be gone when the harness has exited.
 
 Usage: tests/test_leftovers.py [-v] [NAME...]     (make check runs it; about 80 s)
 """
@@ -583,6 +584,9 @@ def private_env(ctx, what, folder_re):
                            "the %s's DBUS_SESSION_BUS_ADDRESS is %r, not its own bus" % (what, address))
     problems += ctx.expect(mode == "700", "the %s's XDG_RUNTIME_DIR has mode %s, not 700" % (what, mode))
     problems += ctx.expect('string "' in bus, "the %s's session bus did not answer: %r" % (what, bus[-200:]))
+    a11y = ctx.a11y_socket()
+    problems += ctx.expect(a11y is None or a11y.startswith(env.get("XDG_RUNTIME_DIR", "?") + "/"),
+                           "the %s's accessibility bus is at %s, not in its runtime dir" % (what, a11y))
     return problems
 
 
@@ -660,6 +664,29 @@ class Ctx:
         except OSError:
             return []
 
+    def a11y_socket(self):
+        """The socket of the accessibility bus messy-session.sh asked its session bus for (None when
+        it did not run, or at-spi2-core is not installed)."""
+        try:
+            with open(os.path.join(self.notes, "a11y")) as f:
+                m = re.search(r'string "unix:path=([^,"]+)', f.read())
+        except OSError:
+            return None
+        return m.group(1) if m else None
+
+    def a11y_alive(self):
+        """The processes of that accessibility bus still alive (its dbus-daemon names the socket)."""
+        socket, found = self.a11y_socket(), []
+        for entry in os.listdir("/proc") if socket else []:
+            try:
+                with open("/proc/%s/cmdline" % entry, "rb") as f:
+                    cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if entry.isdigit() and socket in cmd:
+                found.append((int(entry), cmd))
+        return found
+
     def written_home(self):
         """What appeared in the user's home or runtime dir."""
         found = []
@@ -716,8 +743,10 @@ def main():
         problems += ["left in TMPDIR: %s" % f for f in files]
         problems += ["a daemon left by what the harness started still lives: pid %d" % pid
                      for pid in ctx.daemons() if daemon_alive(pid)]
+        problems += ["the accessibility bus still lives: pid %d %s" % p for p in ctx.a11y_alive()]
         problems += ["written into the user's home: %s" % f for f in ctx.written_home()]
-        for pid in [p for p, _ in procs] + [p for p in ctx.daemons() if daemon_alive(p)]:  # do not let one failure spoil the next
+        left = [p for p, _ in procs + ctx.a11y_alive()] + [p for p in ctx.daemons() if daemon_alive(p)]
+        for pid in left:  # do not let one failure spoil the next
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
