@@ -4,6 +4,7 @@
 #include "bench.h"
 #include "compositor-profile.h"
 #include "compositor.h"
+#include "isolation.h"
 #include "proc.h"
 #include "xserver.h"
 
@@ -20,6 +21,7 @@ struct bench_session {
     struct compositor wm;
     bool wm_running;
     char tmp_dir[PATH_MAX];
+    struct isolation home;   /* the session's private home and bus (Xvfb's, the load's); the compositor has its own */
     char pacing[512];        /* the conf's `pacing:` (what decides its frame pacing), or "" */
 };
 
@@ -51,6 +53,7 @@ void bench_session_end(struct bench_session *s)
         compositor_stop(&s->wm);
     s->wm_running = false;
     xserver_stop(&s->xs);
+    isolation_close(&s->home);
     proc_kill_all();
     if (s->tmp_dir[0])
         nftw(s->tmp_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
@@ -92,6 +95,9 @@ int bench_session_start(struct bench_session *s, const struct session_spec *spec
         snprintf(err, errlen, "cannot set up process handling: %s", strerror(errno));
         return -1;
     }
+    if (isolation_open(&s->home, s->tmp_dir, true, 10000, err, errlen) < 0)
+        return -1;
+    isolation_export(&s->home);
     if (xserver_start(&s->xs, s->tmp_dir, 10000, err, errlen) < 0)
         return -1;
     enum ready_kind ready = READY_AUTO;
@@ -102,6 +108,7 @@ int bench_session_start(struct bench_session *s, const struct session_spec *spec
     if (compositor_start_dir(s->tmp_dir, start_dir, sizeof start_dir) < 0)
         snprintf(start_dir, sizeof start_dir, "%s", s->tmp_dir);
     s->wm.env = compositor_profile_env(spec->profile, spec->root, start_dir);
+    snprintf(s->wm.private_dir, sizeof s->wm.private_dir, "%s", start_dir); /* its own home and bus there */
     char log[PATH_MAX];
     snprintf(log, sizeof log, "%s", spec->wm_log ? spec->wm_log : "/dev/null");
     if (compositor_start(&s->wm, &s->xs, spec->command, ready, log, spec->wm_timeout_ms, err, errlen) < 0) {

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include "proc.h"
 
-#define CAPTURE_MAX_ENV 24
+#define CAPTURE_MAX_ENV 32
 
 struct capture {
     char command[2048];       /* the template: {x} {y} {w} {h}; {tmpdir} and {root} already replaced */

@@ -1,5 +1,6 @@
 #include "compositor.h"
 #include "clock.h"
+#include "compositor-profile.h"
 #include "grabwatch.h"
 #include "xutil.h"
 
@@ -205,6 +206,23 @@ static void await_old_owners(struct xserver *x, xcb_window_t *wm_before, xcb_win
     }
 }
 
+/* This start's environment: its private home and session bus (none when the command brings its
+ * own, dbus-run-session), whatever the command is, and the conf's env: on top. */
+static int private_env(struct compositor *c, const char **env, char *err, size_t errlen)
+{
+    int n = 0;
+    if (c->private_dir[0]) {
+        if (isolation_open(&c->iso, c->private_dir, !command_has_own_bus(c->command), 10000, err, errlen) < 0)
+            return -1;
+        for (int i = 0; c->iso.env[i]; i++)
+            env[n++] = c->iso.env[i];
+    }
+    for (int i = 0; c->env && c->env[i] && i < CP_MAX_ENV; i++)
+        env[n++] = c->env[i];
+    env[n] = NULL;
+    return 0;
+}
+
 static int spawn(struct compositor *c, const char *command, enum ready_kind ready, const char *log_path, char *err,
                  size_t errlen)
 {
@@ -212,8 +230,11 @@ static int spawn(struct compositor *c, const char *command, enum ready_kind read
     snprintf(c->log_path, sizeof c->log_path, "%s", log_path);
     c->ready = ready;
     c->log_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    const char *env[ISOLATION_NENV + CP_MAX_ENV + 1];
+    if (private_env(c, env, err, errlen) < 0)
+        return -1;
     const char *argv[] = {"/bin/sh", "-c", c->command, NULL};
-    struct spawn_opts o = {.argv = argv, .env = (const char *const *)c->env, .stdin_fd = -1, .stdout_fd = c->log_fd,
+    struct spawn_opts o = {.argv = argv, .env = env, .stdin_fd = -1, .stdout_fd = c->log_fd,
                            .stderr_fd = c->log_fd, .keep_fd = -1, .cwd = c->cwd[0] ? c->cwd : NULL};
     c->start_us = clock_now_us();
     c->proc = proc_spawn("compositor", &o);
@@ -379,6 +400,7 @@ void compositor_stop(struct compositor *c)
         proc_stop(c->proc, 2000);
         c->proc = NULL;
     }
+    isolation_close(&c->iso); /* after the compositor: what it activated on its bus goes with the bus */
     if (c->log_fd >= 0)
         close(c->log_fd);
     c->log_fd = -1;

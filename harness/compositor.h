@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
+#include "isolation.h"
 #include "xserver.h"
 
 enum ready_kind {
@@ -24,6 +25,9 @@ struct compositor {
     int64_t start_us, ready_us;
     int starts;               /* how often it was (re)started in this run */
     char cwd[512];            /* where it runs ("": the harness's folder) */
+    char private_dir[512];    /* this start's private folder ({tmpdir}): its home and session bus
+                                 are made there, the conf's env: goes on top ("": the run's) */
+    struct isolation iso;     /* ... its home and bus, from its spawn to compositor_stop */
     /* `xserver: own`: what its session reported ({report}) */
     char own_display[64], own_auth[512];
     pid_t report_pid;

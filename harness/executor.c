@@ -76,6 +76,8 @@ static int start_server(struct run *r)
         tap_comment(&r->tap, "client under test: %s%s%s", o->client_named ? o->client_profile.name : "",
                     o->client_named ? ": " : "", client_cmd);
     }
+    tap_comment(&r->tap, "private home and session bus of the run's processes (each compositor start has its own): %s%s%s",
+                r->home.dir, r->home.no_bus[0] ? "; no session bus: " : "", r->home.no_bus);
     if (o->own_xserver)
         return 0;
     tap_comment(&r->tap, "X server Xvfb %s ready after %.0f ms (no TCP, private auth cookie)", r->x.display_name,
@@ -240,6 +242,7 @@ void executor_cleanup(struct run *r)
     r->noracles = 0;
     grabwatch_stop();
     xserver_stop(&r->x);
+    isolation_close(&r->home);
     proc_kill_all();
     if (r->tmp_dir[0])
         remove_tree(r->tmp_dir);

@@ -65,8 +65,8 @@ static void print_claims(struct run *r)
 }
 
 /* The screen-capture command of this start (compositors/NAME.conf `screen-capture:`), with its
- * {tmpdir} and {root}, the conf's env: and the session's variables its {report} saw; false when
- * there is none. */
+ * {tmpdir} and {root}, the compositor's private home, the conf's env: and the session's variables
+ * its {report} saw; false when there is none. */
 static bool make_capture(struct run *r)
 {
     const struct compositor_profile *p = r->o->wm_named ? &r->o->wm_profile : NULL;
@@ -80,6 +80,8 @@ static bool make_capture(struct run *r)
     conf_substitute(p->screen_capture, "{tmpdir}", r->start_dir, a, sizeof a);
     conf_substitute(a, "{root}", r->o->root, r->capture.command, sizeof r->capture.command);
     int n = 0;
+    for (int i = 0; r->wm.iso.env[i] && n < CAPTURE_MAX_ENV; i++) /* the compositor's private home and bus */
+        r->capture.env[n++] = strdup(r->wm.iso.env[i]);
     char **env = compositor_profile_env(p, r->o->root, r->start_dir);
     for (int i = 0; env && env[i] && n < CAPTURE_MAX_ENV; i++)
         r->capture.env[n++] = strdup(env[i]);
@@ -198,6 +200,7 @@ static int launch(struct run *r, const char *cmd, enum ready_kind ready, const c
                   size_t errlen)
 {
     snprintf(r->wm.cwd, sizeof r->wm.cwd, "%s", start_dir); /* its core files, if any, go there */
+    snprintf(r->wm.private_dir, sizeof r->wm.private_dir, "%s", start_dir); /* and its home and bus */
     if (!r->o->own_xserver)
         return compositor_start(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, err, errlen);
     char fifo[PATH_MAX + 32];

@@ -27,7 +27,6 @@ static int setup_client(struct run *r)
         return -1;
     }
     if (o->client_named) {
-        client_profile_setenv(&o->client_profile, o->root, r->tmp_dir);
         /* the states its command reaches (app-observer's `state` command); for a command line,
          * FRAMESYNC_CLIENT_ANIMATES may be given in the environment */
         if (o->client_profile.animates_word[0])
@@ -44,6 +43,22 @@ static int setup_client(struct run *r)
     if (o->client_named)
         client_profile_command(&o->client_profile, o->root, r->tmp_dir, cmd, sizeof cmd);
     setenv("FRAMESYNC_CLIENT_COMMAND", o->client_named ? cmd : o->client, 1);
+    return 0;
+}
+
+/* Everything the run starts gets a private home and session bus in its temp dir (isolation.h),
+ * through this process's environment; a named client's env: goes on top (a compositor's start
+ * gets its own: lifecycle.c). */
+static int isolate(struct run *r)
+{
+    char err[1024];
+    if (isolation_open(&r->home, r->tmp_dir, true, 10000, err, sizeof err) < 0) {
+        fprintf(stderr, "framesync: %s\n", err);
+        return -1;
+    }
+    isolation_export(&r->home);
+    if (r->o->client_named)
+        client_profile_setenv(&r->o->client_profile, r->o->root, r->tmp_dir);
     return 0;
 }
 
@@ -79,6 +94,8 @@ static int prepare(struct run *r)
         fprintf(stderr, "framesync: cannot set up process handling: %s\n", strerror(errno));
         return -1;
     }
+    if (isolate(r) < 0)
+        return -1;
     tap_open(&r->tap, stdout, r->tap_file);
     snprintf(path, sizeof path, "%s/results.json", o->out_dir);
     r->results = results_open(path, &r->cat);
@@ -97,6 +114,7 @@ static int run(struct run *r, const struct selection *sel)
             printf("%d passed, %d failed, %d skipped\n", r->tap.counts[VERDICT_PASS],
                    r->tap.counts[VERDICT_FAIL] + r->tap.counts[VERDICT_UNRESOLVED], r->tap.counts[VERDICT_SKIP]);
     } else if (r->tmp_dir[0]) {
+        proc_kill_all(); /* the run's session bus, when it was started */
         remove_tree(r->tmp_dir);
     }
     if (r->tap_file)

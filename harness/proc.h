@@ -1,6 +1,9 @@
 /* Process lifetime, in one place: every process the harness starts (Xvfb, the compositor under
- * test, fake clients) is spawned here, in its own process group, registered with a reaper
- * process that kills the group if the harness itself dies (even by SIGKILL), and reaped here.
+ * test, fake clients, session buses) is spawned here, in its own process group, marked as its
+ * (FRAMESYNC_OWNER=HARNESS-PID/N in its environment, inherited by what it starts), registered
+ * with a reaper process that kills the group and everything marked if the harness itself dies
+ * (even by SIGKILL), and reaped here.  The harness is a child subreaper: a daemon that
+ * double-forks out of a process's tree comes back to it, and is stopped with that process.
  * Signals (SIGCHLD, SIGINT, SIGTERM) arrive through one signalfd that every wait loop polls. */
 #ifndef FRAMESYNC_PROC_H
 #define FRAMESYNC_PROC_H
@@ -15,6 +18,7 @@ struct proc {
     bool exited;
     int status;           /* waitpid status once exited */
     int64_t exit_us;      /* clock_now_us() when reaped */
+    char owner[32];       /* its mark, "HARNESS-PID/N": what it and its descendants carry */
 };
 
 struct spawn_opts {
@@ -43,14 +47,18 @@ int proc_interrupted(void);
  * its own process group, has PR_SET_PDEATHSIG(SIGKILL) and an unblocked signal mask. */
 struct proc *proc_spawn(const char *name, const struct spawn_opts *o);
 
-/* Sends SIGTERM to the group, waits up to grace_ms for the leader to exit, then SIGKILL to the
- * group; always reaps.  Frees p. */
+/* Sends SIGTERM to the group and to everything below the leader or left by it (orphans that came
+ * back to the harness in its group or with its mark, and theirs), waits up to grace_ms for the
+ * leader to exit, then SIGKILL to all of it, again until nothing of it is left; always reaps.
+ * Frees p. */
 void proc_stop(struct proc *p, int grace_ms);
 /* Frees a process that has exited and was reaped (p->exited), without looking for what it left
  * behind: for short-lived helpers (a screen capture) that start nothing.  One still running is
  * stopped as proc_stop does. */
 void proc_release(struct proc *p);
-/* Kills every process group still registered and every remaining child. For exit paths. */
+/* Stops every process still registered, kills every descendant the harness still has and waits
+ * for them, then lets the reaper take its last look and waits for it: nothing the harness started
+ * outlives it.  For exit paths; nothing may be spawned after it. */
 void proc_kill_all(void);
 
 /* Alive but stopped (SIGSTOP/SIGTSTP: state T in /proc): a hung process that will never go on. */

@@ -10,6 +10,7 @@
 #include "compositor.h"
 #include "discovery.h"
 #include "featureset.h"
+#include "isolation.h"
 #include "options.h"
 #include "oracles.h"
 #include "results.h"
@@ -41,6 +42,7 @@ struct run {
     char client_binary[PATH_MAX];
     char observer_binary[PATH_MAX];
     char tmp_dir[PATH_MAX];
+    struct isolation home;          /* the run's private home and session bus (every child's) */
     /* the compositor under test */
     struct compositor wm;
     bool wm_running;

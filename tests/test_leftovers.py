@@ -2,14 +2,22 @@
 """No leftovers, ever: runs the harness (and, for an interrupt while the compositor or the
 application is probed, the runner: python3 -m runner) through each of its exit paths and checks,
 after each, the exit status, message and result files it documents, that no process it started
-(an X server above all) is still alive, and that its private temp dir is gone.
+(an X server above all) is still alive, that its private temp dir is gone, and that nothing was
+written into the user's home.
 
 Processes are tracked without looking at the rest of the machine (other suites may run): this
 script makes itself a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so everything the harness
 started that outlives it is re-parented to this script, and is found as a child of ours in
-/proc.  The harness gets a TMPDIR of its own, which must be empty afterwards.
+/proc.  The harness gets a TMPDIR of its own, which must be empty afterwards, and a HOME and
+XDG_RUNTIME_DIR of its own (the "user's", with no XDG_*_HOME set), which must stay empty: what the
+suite starts has a private home and session bus in the run's temp dir.  The isolated-* paths run
+tests/bad-wms/messy-session.sh as the compositor or the application: it notes the environment it
+sees (which must point into the run's private folder, with a session bus that answers), writes
+into its home and XDG folders, has the accessibility bus started (at-spi-bus-launcher and its
+dbus-daemon, activated on its session bus), and leaves a bus daemon and a double-forked daemon
+that ignores SIGTERM behind, all of which must be gone when the harness has exited.
 
-Usage: tests/test_leftovers.py [-v] [NAME...]     (make check runs it; about 40 s)
+Usage: tests/test_leftovers.py [-v] [NAME...]     (make check runs it; about 80 s)
 """
 import ctypes
 import json
@@ -29,6 +37,7 @@ FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 BAD_WM = os.path.join(ROOT, "tests", "bad-wms", "bad-wm")
 MODEL_APP = os.path.join(ROOT, "model-app", "model-app")   # an application under test (--client)
 OWN_WM = os.path.join(ROOT, "tests", "own-xserver-wm.sh")  # a compositor that brings its X server
+MESSY = os.path.join(ROOT, "tests", "bad-wms", "messy-session.sh")  # writes into its home, leaves daemons
 PR_SET_CHILD_SUBREAPER = 36
 CASE = "basic/no-request-without-protocol"   # passes against any WM that maps and resizes
 VERBOSE = False
@@ -63,6 +72,19 @@ def our_children():
     return found
 
 
+def daemon_alive(pid):
+    """pid, one of messy-session.sh's daemons, lives (a zombie does not; a pid reused by another
+    program is not it)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            cmd = f.read().replace(b"\0", b" ")
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2:].split()[0] != "Z" and (b"sleep 600" in cmd or b"dbus-daemon" in cmd)
+
+
 def reap_zombies():
     while True:
         try:
@@ -88,15 +110,22 @@ def wait_until_clean(tmpdir, within):
         time.sleep(0.05)  # polling the process table: a test may wait with a deadline
 
 
+USER_XDG = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
+
+
 class Run:
     """The harness, or with runner=True the runner (in a session of its own, as a terminal runs
     it: interrupt() then signals its process group, as Ctrl-C does)."""
 
-    def __init__(self, args, tmpdir, out, log_prefix, env=None, runner=False):
+    def __init__(self, args, ctx, out, log_prefix, env=None, runner=False):
         self.out = out
-        env = dict(os.environ, TMPDIR=tmpdir, **(env or {}))
-        env.pop("DISPLAY", None)
-        env.pop("XAUTHORITY", None)
+        # the user's session, as far as the harness can see: a home and runtime dir that must
+        # stay empty, the XDG homes unset (a program falls back to ~/.config ...), a bus address
+        # that must not be the one anything under test gets
+        env = dict(os.environ, TMPDIR=ctx.tmpdir, HOME=ctx.home, XDG_RUNTIME_DIR=ctx.user_runtime,
+                   DBUS_SESSION_BUS_ADDRESS="unix:path=%s/bus" % ctx.user_runtime, **(env or {}))
+        for name in ("DISPLAY", "XAUTHORITY") + USER_XDG:
+            env.pop(name, None)
         self.stdout_path = log_prefix + ".stdout"
         self.stderr_path = log_prefix + ".stderr"
         self.fo = open(self.stdout_path, "w")
@@ -527,6 +556,74 @@ def t_out_not_writable(ctx):
             + ctx.expect("cannot create the output folder %s/out" % blocker in r.stderr, "message: %r" % r.stderr))
 
 
+def messy(ctx, *words):
+    """A command line that runs tests/bad-wms/messy-session.sh (its notes in ctx.notes) around words."""
+    return "exec " + " ".join(shlex.quote(w) for w in (MESSY, ctx.notes) + words)
+
+
+def private_env(ctx, what, folder_re):
+    """What messy-session.sh noted: its HOME, XDG folders and session bus are in the run's private
+    folder (folder_re, under TMPDIR), the runtime dir is 0700, and the bus answered."""
+    try:
+        with open(os.path.join(ctx.notes, "env")) as f:
+            env = dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+        with open(os.path.join(ctx.notes, "runtime-mode")) as f:
+            mode = f.read().strip()
+        with open(os.path.join(ctx.notes, "bus")) as f:
+            bus = f.read()
+    except OSError as e:
+        return ["%s left no notes: %s" % (what, e)]
+    folder = re.compile("^" + re.escape(ctx.tmpdir) + "/" + folder_re + "/")
+    problems = []
+    for name in ("HOME", "XDG_RUNTIME_DIR") + USER_XDG:
+        value = env.get(name, "")
+        problems += ctx.expect(folder.match(value + "/"), "the %s's %s is %r, not in the run's private folder"
+                               % (what, name, value))
+    address = env.get("DBUS_SESSION_BUS_ADDRESS", "")
+    problems += ctx.expect(address.startswith("unix:path=%s/bus," % env.get("XDG_RUNTIME_DIR")),
+                           "the %s's DBUS_SESSION_BUS_ADDRESS is %r, not its own bus" % (what, address))
+    problems += ctx.expect(mode == "700", "the %s's XDG_RUNTIME_DIR has mode %s, not 700" % (what, mode))
+    problems += ctx.expect('string "' in bus, "the %s's session bus did not answer: %r" % (what, bus[-200:]))
+    a11y = ctx.a11y_socket()
+    problems += ctx.expect(a11y is None or a11y.startswith(env.get("XDG_RUNTIME_DIR", "?") + "/"),
+                           "the %s's accessibility bus is at %s, not in its runtime dir" % (what, a11y))
+    return problems
+
+
+def t_isolated_wm(ctx):
+    """A compositor given as a command line: a private home and bus of its start, and what it left
+    (a bus daemon, a double-forked daemon deaf to SIGTERM) gone with it."""
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", CASE, "--wm", messy(ctx, BAD_WM, "behave")])
+    rc = r.finish()
+    return (ctx.expect(rc == 0, "exit %s, not 0" % rc)
+            + private_env(ctx, "compositor", r"framesync-\w{6}/wm-\w{6}")
+            + ctx.expect(len(ctx.daemons()) == 2, "the compositor left %d daemons, not 2" % len(ctx.daemons())))
+
+
+def t_isolated_client(ctx):
+    """The application under --client (started by app-observer in each case): the run's private home
+    and bus, and the daemons it left at each start gone."""
+    r = ctx.run(["--profile", "ewmh-1.5", "--filter", "client/participation", "--client", messy(ctx, MODEL_APP)],
+                env={"FRAMESYNC_CLIENT_ANIMATES": "forever"})
+    rc = r.finish()
+    return (ctx.expect(rc == 0, "exit %s, not 0" % rc)
+            + private_env(ctx, "application", r"framesync-\w{6}")
+            + ctx.expect(len(ctx.daemons()) >= 2, "the application left %d daemons" % len(ctx.daemons())))
+
+
+def t_isolated_sigkill(ctx):
+    """The harness killed while the compositor's daemons live: the reaper finds them by their mark."""
+    r = ctx.run(["--wm", messy(ctx, FAKE_WM, "--profile", "{profile}")])
+    if not r.wait_for_output("\nok ", 30):
+        r.finish(5)
+        return ["no case finished before the kill"]
+    r.p.kill()
+    rc = r.finish(10)
+    ctx.clean_within = 3.0  # the reaper needs a moment: kill the groups and the marked, remove the temp dir
+    return (ctx.expect(rc == -signal.SIGKILL, "exit %s" % rc)
+            + ctx.expect(len(ctx.daemons()) >= 2, "the compositor left %d daemons" % len(ctx.daemons())))
+
+
 TESTS = [("pass", t_pass), ("fail", t_fail), ("compositor-crash", t_compositor_crash),
          ("compositor-exit", t_compositor_exit), ("compositor-hang", t_compositor_hang), ("compositor-grab", t_compositor_grab),
          ("case-timeout", t_case_timeout), ("sigint", t_sigint), ("sigterm", t_sigterm),
@@ -536,7 +633,9 @@ TESTS = [("pass", t_pass), ("fail", t_fail), ("compositor-crash", t_compositor_c
          ("own-sigint", t_own_sigint), ("own-no-report", t_own_no_report), ("client-not-found", t_client_not_found),
          ("client-exits-at-once", t_client_exits_at_once), ("client-not-installed", t_client_not_installed),
          ("client-crash", t_client_crash), ("sigint-during-probes", t_sigint_during_probes),
-         ("sigterm-client-probes", t_sigterm_while_client_probed)]
+         ("sigterm-client-probes", t_sigterm_while_client_probed),
+         ("isolated-wm", t_isolated_wm), ("isolated-client", t_isolated_client),
+         ("isolated-sigkill", t_isolated_sigkill)]
 
 
 class Ctx:
@@ -544,14 +643,57 @@ class Ctx:
         self.name = name
         self.scratch = os.path.join(base, name)
         self.tmpdir = os.path.join(self.scratch, "tmp")
-        os.makedirs(self.tmpdir)
+        self.home = os.path.join(self.scratch, "home")            # the user's: must stay empty
+        self.user_runtime = os.path.join(self.scratch, "user-run")  # the user's XDG_RUNTIME_DIR: as well
+        self.notes = os.path.join(self.scratch, "notes")          # messy-session.sh's
+        for d in (self.tmpdir, self.home, self.user_runtime, self.notes):
+            os.makedirs(d, mode=0o700)
         self.clean_within = 2.0
 
     def run(self, args, out=None, env=None, runner=False):
         out = out or os.path.join(self.scratch, "out")
         if "--wm" in args and "--features" not in args:
             args = args + ["--features", self.features_for(args[args.index("--wm") + 1])]
-        return Run(["--out", out] + args, self.tmpdir, out, os.path.join(self.scratch, "harness"), env, runner)
+        return Run(["--out", out] + args, self, out, os.path.join(self.scratch, "harness"), env, runner)
+
+    def daemons(self):
+        """The pids of the daemons messy-session.sh left behind (none when it did not run)."""
+        try:
+            with open(os.path.join(self.notes, "daemons")) as f:
+                return [int(w) for w in f.read().split()]
+        except OSError:
+            return []
+
+    def a11y_socket(self):
+        """The socket of the accessibility bus messy-session.sh asked its session bus for (None when
+        it did not run, or at-spi2-core is not installed)."""
+        try:
+            with open(os.path.join(self.notes, "a11y")) as f:
+                m = re.search(r'string "unix:path=([^,"]+)', f.read())
+        except OSError:
+            return None
+        return m.group(1) if m else None
+
+    def a11y_alive(self):
+        """The processes of that accessibility bus still alive (its dbus-daemon names the socket)."""
+        socket, found = self.a11y_socket(), []
+        for entry in os.listdir("/proc") if socket else []:
+            try:
+                with open("/proc/%s/cmdline" % entry, "rb") as f:
+                    cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if entry.isdigit() and socket in cmd:
+                found.append((int(entry), cmd))
+        return found
+
+    def written_home(self):
+        """What appeared in the user's home or runtime dir."""
+        found = []
+        for top in (self.home, self.user_runtime):
+            for folder, dirs, files in os.walk(top):
+                found += [os.path.join(folder, n) for n in dirs + files]
+        return found
 
     def features_for(self, command):
         """A feature table for a misbehaving WM, so the harness does not probe it: each exit path
@@ -599,7 +741,12 @@ def main():
         took, procs, files = wait_until_clean(ctx.tmpdir, ctx.clean_within)
         problems += ["still alive after the harness ended: pid %d %s" % p for p in procs]
         problems += ["left in TMPDIR: %s" % f for f in files]
-        for pid, _ in procs:  # do not let one failure spoil the next
+        problems += ["a daemon left by what the harness started still lives: pid %d" % pid
+                     for pid in ctx.daemons() if daemon_alive(pid)]
+        problems += ["the accessibility bus still lives: pid %d %s" % p for p in ctx.a11y_alive()]
+        problems += ["written into the user's home: %s" % f for f in ctx.written_home()]
+        left = [p for p, _ in procs + ctx.a11y_alive()] + [p for p in ctx.daemons() if daemon_alive(p)]
+        for pid in left:  # do not let one failure spoil the next
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
