@@ -45,6 +45,10 @@
  *                      with the request it has the new size by then and looks right; when the
  *                      configure comes later it answers with the old picture (the black stripe
  *                      KWin showed under such clients)
+ *   extended-after-map names its first counter before the map and both (the extended one added)
+ *                      only after it: a WM reads one counter at manage and never knows the second
+ *   counter2-after-map names both counters before the map but creates the second, with its initial
+ *                      value, only after the MapWindow
  *
  * Variants (behaviours the texts allow: no client case may fail on them):
  *   frame-answer       de-facto only: answers with a frame, as GTK does: second counter V + 1, paint,
@@ -83,11 +87,12 @@
 
 enum fault { F_NONE, F_ANSWER_EARLY, F_WRONG_COUNTER, F_ODD_END, F_NO_DRAWN_WAIT, F_WRONG_FENCE, F_SAME_SIZE,
              F_LATE_COUNTER, F_ANSWER_ONLY_ANIMATING, F_NO_COUNTER, F_CHILD_SERVER_PAINT, F_CRASH_ON_REQUEST,
-             F_CRASH_ON_UPDATE, F_ANSWER_BEFORE_CONFIGURE };
+             F_CRASH_ON_UPDATE, F_ANSWER_BEFORE_CONFIGURE, F_EXTENDED_AFTER_MAP, F_COUNTER2_AFTER_MAP };
 static const char *const fault_names[] = {"none", "answer-early", "wrong-counter", "odd-end", "no-drawn-wait",
                                           "wrong-fence-index", "same-size-unanswered", "late-counter",
                                           "answer-only-animating", "no-counter", "child-server-paint",
-                                          "crash-on-request", "crash-on-update", "answer-before-configure"};
+                                          "crash-on-request", "crash-on-update", "answer-before-configure",
+                                          "extended-after-map", "counter2-after-map"};
 /* What each fault breaks (`--list-faults`, read by the spec tools and the client self-test's
  * readers): the clause of cases/clauses.txt, and how. */
 static const struct {
@@ -107,6 +112,8 @@ static const struct {
     {"client/crash", "abort()s when a sync request arrives"},
     {"client/crash", "abort()s when it begins its first update after its first frame"},
     {"ewmh-1.5/basic/client-sets-counter", "answers a request when it arrives, before the ConfigureNotify"},
+    {"draft-2011/extended/client-initializes", "names its second (extended) counter only after the map"},
+    {"draft-2011/extended/client-initializes", "creates its second counter, with its initial value, only after the map"},
 };
 
 enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER, V_NEGATIVE_START, V_RAISE_OVER_NEW,
@@ -247,9 +254,13 @@ static void create_window(int nfences)
     for (int i = 0; i < (S.extended ? 2 : 1); i++) {
         S.counter[i] = xcb_generate_id(S.c);
         S.value[i] = i == 1 && S.variant == V_NEGATIVE_START ? -1000 : 0;
-        xcb_sync_create_counter(S.c, S.counter[i], xh_sync_int64(S.value[i]));
+        if (i == 0 || S.fault != F_COUNTER2_AFTER_MAP) /* that one: created after the map (start) */
+            xcb_sync_create_counter(S.c, S.counter[i], xh_sync_int64(S.value[i]));
     }
-    if (S.fault != F_LATE_COUNTER && S.fault != F_NO_COUNTER)
+    if (S.fault == F_EXTENDED_AFTER_MAP) /* the first counter only; both after the map (start) */
+        xcb_change_property(S.c, XCB_PROP_MODE_REPLACE, S.win, S.atom[A_COUNTER], XCB_ATOM_CARDINAL, 32, 1,
+                            S.counter);
+    else if (S.fault != F_LATE_COUNTER && S.fault != F_NO_COUNTER)
         set_counter_property();
     S.nfences = nfences;
     for (int i = 0; i < nfences; i++) {
@@ -495,7 +506,8 @@ usage:
                     "variants: frame-answer map-even plus3 slow-answer negative-start raise-over-new min-size fixed-size\n"
                     "faults: answer-early wrong-counter odd-end no-drawn-wait wrong-fence-index "
                     "same-size-unanswered late-counter answer-only-animating no-counter child-server-paint\n"
-                    "        crash-on-request crash-on-update answer-before-configure\n");
+                    "        crash-on-request crash-on-update answer-before-configure extended-after-map\n"
+                    "        counter2-after-map\n");
     exit(2);
 }
 
@@ -515,10 +527,17 @@ static void start(int nfences)
         uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
         xcb_change_window_attributes(S.c, S.screen->root, XCB_CW_EVENT_MASK, &mask);
     }
-    if (S.extended && S.variant != V_MAP_EVEN) /* the first frame: mapped odd, ended once painted */
-        set_counter(1, S.value[1] + 1);
+    bool create_late = S.extended && S.fault == F_COUNTER2_AFTER_MAP;
+    if (S.extended && S.variant != V_MAP_EVEN) { /* the first frame: mapped odd, ended once painted */
+        if (create_late)
+            S.value[1]++; /* its initial value, given it after the map */
+        else
+            set_counter(1, S.value[1] + 1);
+    }
     xcb_map_window(S.c, S.win);
-    if (S.fault == F_LATE_COUNTER)
+    if (create_late)
+        xcb_sync_create_counter(S.c, S.counter[1], xh_sync_int64(S.value[1]));
+    if (S.fault == F_LATE_COUNTER || S.fault == F_EXTENDED_AFTER_MAP)
         set_counter_property();
     xcb_flush(S.c);
     S.next_frame_ms = now_ms() + S.frame_ms;
