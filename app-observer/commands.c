@@ -1,5 +1,6 @@
 /* The harness's commands: each answered by one `done cmd=WORD` or `error cmd=WORD msg=...`.
- *   wm-resize W H      fake-wm resizes the application's toplevel (a sync request, then the configure);
+ *   wm-resize W H [gap MS]  fake-wm resizes the application's toplevel (a sync request, then the
+ *                      configure; with `gap MS`, the configure MS milliseconds after the request);
  *                      when its WM_NORMAL_HINTS allow one size only (minimum = maximum on both
  *                      axes), no WM resizes it (ICCCM 4.1.2.3): a `size-fixed` record instead, and
  *                      fake-wm is not asked
@@ -26,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static void control(struct observer *ob, uint32_t op, uint32_t a, uint32_t b, uint32_t c)
+static void control(struct observer *ob, uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
     xcb_client_message_event_t m;
     memset(&m, 0, sizeof m);
@@ -38,6 +39,7 @@ static void control(struct observer *ob, uint32_t op, uint32_t a, uint32_t b, ui
     m.data.data32[1] = a;
     m.data.data32[2] = b;
     m.data.data32[3] = c;
+    m.data.data32[4] = d;
     xcb_send_event(ob->ctl, 0, ob->root, XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY,
                    (const char *)&m);
     xh_round_trip(ob->ctl);
@@ -54,7 +56,7 @@ static bool number(const char *s, long min, long max, long *out)
 
 void commands_reset_compositor(struct observer *ob)
 {
-    control(ob, 3, 0, 0, 0); /* drawn messages as usual: an earlier case may have withheld them */
+    control(ob, 3, 0, 0, 0, 0); /* drawn messages as usual: an earlier case may have withheld them */
 }
 
 #define STATE_QUIET_MS 1000
@@ -121,7 +123,8 @@ void command_run(struct observer *ob, char *line)
     if (!word || word[0] == '#')
         return;
     char *a1 = strtok_r(NULL, " ", &save), *a2 = strtok_r(NULL, " ", &save);
-    long x, y;
+    char *a3 = strtok_r(NULL, " ", &save), *a4 = strtok_r(NULL, " ", &save);
+    long x, y, gap = 0;
     if (!strcmp(word, "sync")) {
         xh_round_trip(ob->ctl);
     } else if (!strcmp(word, "quit")) {
@@ -143,8 +146,9 @@ void command_run(struct observer *ob, char *line)
         return;
     } else if (!strcmp(word, "wm-resize") || !strcmp(word, "wm-move")) {
         bool resize = word[3] == 'r';
-        if (!number(a1, resize ? 1 : -32768, 32767, &x) || !number(a2, resize ? 1 : -32768, 32767, &y)) {
-            out_record("error", "cmd=%s msg=expected %s", word, resize ? "W H (1..32767)" : "DX DY");
+        bool gap_ok = !a3 || (resize && !strcmp(a3, "gap") && number(a4, 1, 60000, &gap));
+        if (!number(a1, resize ? 1 : -32768, 32767, &x) || !number(a2, resize ? 1 : -32768, 32767, &y) || !gap_ok) {
+            out_record("error", "cmd=%s msg=expected %s", word, resize ? "W H (1..32767) [gap MS (1..60000)]" : "DX DY");
             return;
         }
         uint32_t fw, fh;
@@ -154,14 +158,14 @@ void command_run(struct observer *ob, char *line)
                        "why=its-WM_NORMAL_HINTS-fix-its-size-(minimum=maximum):no-WM-resizes-it-(ICCCM-4.1.2.3)",
                        ob->toplevel, fw, fh);
         else
-            control(ob, resize ? 1 : 2, ob->toplevel, (uint32_t)x, (uint32_t)y);
+            control(ob, resize ? 1 : 2, ob->toplevel, (uint32_t)x, (uint32_t)y, (uint32_t)gap);
     } else if (!strcmp(word, "wm-drawn")) {
         int mode = a1 && !strcmp(a1, "on") ? 0 : a1 && !strcmp(a1, "off") ? 1 : a1 && !strcmp(a1, "delay") ? 2 : -1;
         if (mode < 0 || (mode == 2 && !number(a2, 0, 600000, &x))) {
             out_record("error", "cmd=wm-drawn msg=expected on, off or delay MS");
             return;
         }
-        control(ob, 3, (uint32_t)mode, mode == 2 ? (uint32_t)x : 0, 0);
+        control(ob, 3, (uint32_t)mode, mode == 2 ? (uint32_t)x : 0, 0, 0);
     } else {
         out_record("error", "cmd=%s msg=unknown command", word);
         return;

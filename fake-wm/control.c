@@ -5,7 +5,8 @@
  *
  * A command is a ClientMessage sent to the root window with SubstructureRedirect (as
  * _NET_WM_MOVERESIZE is), message_type _FRAMESYNC_WM_CONTROL, format 32:
- *   l[0] = 1 resize: l[1] window, l[2] width, l[3] height (a sync request, then the configure)
+ *   l[0] = 1 resize: l[1] window, l[2] width, l[3] height (a sync request, then the configure);
+ *                    l[4] a gap in milliseconds between the two (0: none, the configure at once)
  *   l[0] = 2 move:   l[1] window, l[2] dx, l[3] dy (signed): a sync request, then a configure that
  *                    changes the position only, and the synthetic ConfigureNotify ICCCM asks for
  *   l[0] = 3 drawn:  l[1] 0 send drawn messages as usual, 1 never send them, 2 delay them by
@@ -24,6 +25,8 @@
 #include <string.h>
 
 enum { CONTROL_RESIZE = 1, CONTROL_MOVE = 2, CONTROL_DRAWN = 3 };
+/* the longest gap a resize may leave between its request and its configure */
+#define MAX_GAP_MS 60000
 
 static uint32_t clamp_axis(uint32_t v, struct xh_axis_range r)
 {
@@ -48,10 +51,14 @@ static uint32_t other_on_axis(uint32_t now, struct xh_axis_range r)
  * queued the request behind its own sync request, whose answer the frozen clock never ends).  When the size kept is
  * the one it has (GTK's widget factory sets its minimum to its size), the resize must still
  * change the size, or no request would be made: another size the hints allow. */
-static void control_resize(struct win *w, uint32_t wd, uint32_t ht)
+static void control_resize(struct win *w, uint32_t wd, uint32_t ht, uint32_t gap_ms)
 {
     if (wd < 1 || ht < 1 || wd > 32767 || ht > 32767) {
         logmsg("window %u: control resize to %ux%u refused (size out of range)", w->id, wd, ht);
+        return;
+    }
+    if (gap_ms > MAX_GAP_MS) {
+        logmsg("window %u: control resize with a gap of %u ms refused (at most %d)", w->id, gap_ms, MAX_GAP_MS);
         return;
     }
     uint32_t asked_w = wd, asked_h = ht;
@@ -75,7 +82,10 @@ static void control_resize(struct win *w, uint32_t wd, uint32_t ht)
                ht, asked_w, asked_h, rw.lo, rw.hi, rh.lo, rh.hi);
     else
         logmsg("window %u: control: resize to %ux%u", w->id, wd, ht);
-    sync_configure_request(w, &r, ORIGIN_KEYBOARD);
+    if (gap_ms)
+        sync_configure_after_gap(w, &r, (int)gap_ms);
+    else
+        sync_configure_request(w, &r, ORIGIN_KEYBOARD);
 }
 
 static void control_move(struct win *w, int32_t dx, int32_t dy)
@@ -115,7 +125,7 @@ bool control_client_message(const xcb_client_message_event_t *e)
         return true;
     }
     if (l[0] == CONTROL_RESIZE)
-        control_resize(w, l[2], l[3]);
+        control_resize(w, l[2], l[3], l[4]);
     else if (l[0] == CONTROL_MOVE)
         control_move(w, (int32_t)l[2], (int32_t)l[3]);
     else

@@ -23,6 +23,9 @@ void sync_unmanage(struct win *w);               /* free alarms; a queued config
 void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o);
 /* a sync request, then the configure, also when the size does not change (control.c's move) */
 void sync_forced_configure(struct win *w, const struct configure_req *r);
+/* a resize whose configure comes gap_ms after its sync request (control.c), or as usual when it
+ * cannot be held (no counter, a request unanswered, no size change) */
+void sync_configure_after_gap(struct win *w, const struct configure_req *r, int gap_ms);
 /* the geometry w is going to have: what is queued behind an unanswered request counts */
 void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t *wd, uint16_t *ht);
 void sync_interactive_started(struct win *w);     /* a keyboard or pointer resize of w begins */

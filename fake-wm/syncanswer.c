@@ -25,12 +25,18 @@ static void sync_wait_done(struct win *w, const char *why)
         logmsg("window %u: mapping it after its sync request at map (%s; variant sync-at-map)", w->id, why);
         wm_map(w);
     }
-    if (w->queued) {
-        struct configure_req q = w->queue;
-        w->queued = false;
-        logmsg("window %u: applying the queued configure", w->id);
-        sync_configure(w, &q, w->queue_origin, true);
-    }
+    if (!w->configure_held) /* else the held configure goes first, then the queue (sync_apply_held) */
+        sync_apply_queue(w);
+}
+
+void sync_apply_queue(struct win *w)
+{
+    if (!w->queued)
+        return;
+    struct configure_req q = w->queue;
+    w->queued = false;
+    logmsg("window %u: applying the queued configure", w->id);
+    sync_configure(w, &q, w->queue_origin, true);
 }
 
 static void counter_gone(struct win *w, xcb_sync_counter_t c)
@@ -155,6 +161,8 @@ void sync_check_timers(int64_t now)
 {
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
+        if (w->configure_held && now >= w->held_until)
+            sync_apply_held(w);
         if (w->waiting && now >= w->wait_deadline) {
             logmsg("window %u: counter %u did not reach %lld after %d ms, carrying on", w->id, w->req_counter,
                    (long long)w->wait_value, opt.sync_timeout_ms);
@@ -171,6 +179,8 @@ int64_t sync_next_deadline(void)
         struct win *w = stack[i];
         if (w->waiting && (d < 0 || w->wait_deadline < d))
             d = w->wait_deadline;
+        if (w->configure_held && (d < 0 || w->held_until < d))
+            d = w->held_until;
     }
     return d;
 }

@@ -19,5 +19,9 @@ void hostile_window_gone(const struct win *w);
 /* ---- syncrequest.c ---- */
 /* a size change asked for by o (from_queue: the one queued behind the request just answered) */
 void sync_configure(struct win *w, const struct configure_req *r, enum resize_origin o, bool from_queue);
+/* the configure a control resize with a gap held back: its time has come (sync_check_timers) */
+void sync_apply_held(struct win *w);
+/* the resize queued behind an answered request, now that nothing holds it (none: nothing) */
+void sync_apply_queue(struct win *w);
 
 #endif

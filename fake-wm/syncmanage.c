@@ -279,6 +279,7 @@ void sync_unmanage(struct win *w)
         wm_apply_configure(w, &w->queue);
     }
     w->queued = false;
+    w->configure_held = false; /* the WM's own resize of a window it no longer manages: dropped */
     w->form = FORM_NONE;
     w->req_counter = XCB_NONE;
 }

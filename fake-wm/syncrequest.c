@@ -332,6 +332,46 @@ void sync_forced_configure(struct win *w, const struct configure_req *r)
     freeze_picture(w, show_now);
 }
 
+/* A resize with a gap (control.c): the request now, its configure gap_ms later.  The texts fix
+ * the order ("preceding a ConfigureNotify event sent to a client by a client message"), not the
+ * time between, so a client must wait for the ConfigureNotify whenever it comes: one that answers
+ * when the request arrives answers in the gap, where the server's order shows it (request and
+ * configure sent together reach a client in one read, so its early answer would still follow the
+ * ConfigureNotify there).  The wait for the answer starts with the request, as ever. */
+void sync_configure_after_gap(struct win *w, const struct configure_req *r, int gap_ms)
+{
+    const char *why = w->form == FORM_NONE       ? "no counter"
+                      : w->waiting               ? "a request is unanswered"
+                      : w->configure_held        ? "a configure is held already"
+                      : !is_resize(w, r)         ? "the size does not change"
+                      : why_no_request(ORIGIN_KEYBOARD);
+    if (why) {
+        logmsg("window %u: control: resize without the gap (%s)", w->id, why);
+        sync_configure(w, r, ORIGIN_KEYBOARD, false);
+        return;
+    }
+    int64_t v = next_value(w);
+    send_request(w, v);
+    note_requested(w, v);
+    start_wait(w, v);
+    w->held = *r;
+    w->configure_held = true;
+    w->held_until = clock_now_us() + (int64_t)gap_ms * 1000;
+    logmsg("window %u: configure to %ux%u held back %d ms after request %lld (control resize with a gap)", w->id,
+           r->width, r->height, gap_ms, (long long)v);
+}
+
+void sync_apply_held(struct win *w)
+{
+    w->configure_held = false;
+    wm_apply_configure(w, &w->held);
+    logmsg("window %u: resized to %ux%u, the configure held back since its request%s", w->id, w->wm_w, w->wm_h,
+           w->waiting ? "" : " (answered already)");
+    freeze_picture(w, false);
+    if (!w->waiting)
+        sync_apply_queue(w);
+}
+
 /* sync-at-map (compiz, KWin when compositing): a sync request before the map of a basic-form
  * window, and the map only once the counter has reached it (or the wait timed out);
  * sync_wait_done maps it.  Both compositors that do this are basic-form only, so an extended

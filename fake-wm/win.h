@@ -82,6 +82,9 @@ struct win {
     bool queued;
     struct configure_req queue;
     enum resize_origin queue_origin; /* of the latest queued resize */
+    bool configure_held;      /* a control resize with a gap: its configure waits until held_until */
+    struct configure_req held;
+    int64_t held_until;       /* clock_now_us() */
     bool interactive_fresh;   /* an interactive resize began and has sent no request yet */
     bool map_after_wait;      /* sync-at-map: MapWindow once the wait ends */
     struct follow freq;       /* extended: follows req_counter */

@@ -13,14 +13,15 @@
  * _NET_WM_FRAME_DRAWN it starts no update before the drawn message of the last one (or 1 s
  * after it, when the message never comes: a robust client does not freeze).  A sync
  * request is answered after the ConfigureNotify that follows it has been handled and the window
- * repainted at its new size (or 50 ms after the request when none comes): counter 1 := V, and in
- * the extended form counter 2 := the next even number >= V (the draft's answer, which de-facto
- * compositors accept too).  Before ending an update at N it triggers fence (N/2) % L.  With
+ * repainted at its new size, however long the compositor takes to send it (only a request no
+ * ConfigureNotify follows for 2 s is answered then: a robust client does not freeze either):
+ * counter 1 := V, and in the extended form counter 2 := the next even number >= V (the draft's
+ * answer, which de-facto compositors accept too).  Before ending an update at N it triggers fence (N/2) % L.  With
  * --animate-ms it animates only for that long after the map, then stays still (idle), so that
  * the client cases are run in both of their states (cases/client/README.md).
  *
  * Faults (each breaks one client clause):
- *   answer-early       answers when the request arrives, before the ConfigureNotify and repaint
+ *   answer-early       answers when the request arrives, without repainting at the new size
  *   wrong-counter      extended form: answers on counter 1 only (the second stays as it was)
  *   odd-end            ends its updates (and its first frame) at an odd value (+2 instead of +1)
  *   no-drawn-wait      starts updates without waiting for the drawn message
@@ -38,6 +39,16 @@
  *   crash-on-update    abort()s when it begins its first update after the first frame (a crash in
  *                      its animation): the probe that waits for one (client-animates) crashes, and
  *                      the cases that need that feature are the crash's FAILs, never UNRESOLVED
+ *   answer-before-configure  answers a request as soon as it arrives, not waiting for the
+ *                      ConfigureNotify: it repaints at the size the server gives the window then
+ *                      (GetGeometry) and sets the counter.  When the compositor sends the configure
+ *                      with the request it has the new size by then and looks right; when the
+ *                      configure comes later it answers with the old picture (the black stripe
+ *                      KWin showed under such clients)
+ *   extended-after-map names its first counter before the map and both (the extended one added)
+ *                      only after it: a WM reads one counter at manage and never knows the second
+ *   counter2-after-map names both counters before the map but creates the second, with its initial
+ *                      value, only after the MapWindow
  *
  * Variants (behaviours the texts allow: no client case may fail on them):
  *   frame-answer       de-facto only: answers with a frame, as GTK does: second counter V + 1, paint,
@@ -76,11 +87,12 @@
 
 enum fault { F_NONE, F_ANSWER_EARLY, F_WRONG_COUNTER, F_ODD_END, F_NO_DRAWN_WAIT, F_WRONG_FENCE, F_SAME_SIZE,
              F_LATE_COUNTER, F_ANSWER_ONLY_ANIMATING, F_NO_COUNTER, F_CHILD_SERVER_PAINT, F_CRASH_ON_REQUEST,
-             F_CRASH_ON_UPDATE };
+             F_CRASH_ON_UPDATE, F_ANSWER_BEFORE_CONFIGURE, F_EXTENDED_AFTER_MAP, F_COUNTER2_AFTER_MAP };
 static const char *const fault_names[] = {"none", "answer-early", "wrong-counter", "odd-end", "no-drawn-wait",
                                           "wrong-fence-index", "same-size-unanswered", "late-counter",
                                           "answer-only-animating", "no-counter", "child-server-paint",
-                                          "crash-on-request", "crash-on-update"};
+                                          "crash-on-request", "crash-on-update", "answer-before-configure",
+                                          "extended-after-map", "counter2-after-map"};
 /* What each fault breaks (`--list-faults`, read by the spec tools and the client self-test's
  * readers): the clause of cases/clauses.txt, and how. */
 static const struct {
@@ -99,6 +111,9 @@ static const struct {
     {"ewmh-1.5/basic/client-sets-counter", "answers after the server painted a child's background, not drawing itself"},
     {"client/crash", "abort()s when a sync request arrives"},
     {"client/crash", "abort()s when it begins its first update after its first frame"},
+    {"ewmh-1.5/basic/client-sets-counter", "answers a request when it arrives, before the ConfigureNotify"},
+    {"draft-2011/extended/client-initializes", "names its second (extended) counter only after the map"},
+    {"draft-2011/extended/client-initializes", "creates its second counter, with its initial value, only after the map"},
 };
 
 enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER, V_NEGATIVE_START, V_RAISE_OVER_NEW,
@@ -145,6 +160,9 @@ static struct {
 
 /* how long it waits for a drawn message that does not come before it draws again */
 #define DRAWN_TIMEOUT_MS 1000
+/* how long it waits for the ConfigureNotify of a request before it answers without one: longer than
+ * any gap a compositor leaves between the two (the client cases' `wm-resize ... gap` included) */
+#define CONFIGURE_TIMEOUT_MS 2000
 
 static int64_t now_ms(void)
 {
@@ -163,12 +181,26 @@ static void set_counter(int i, int64_t v)
     xcb_sync_set_counter(S.c, S.counter[i], xh_sync_int64(v));
 }
 
-static void paint(void)
+static void paint_at(uint16_t width, uint16_t height)
 {
     uint32_t colour = 0x203040u + (S.frame * 0x0a1b2cu & 0x7f7f7fu);
     xcb_change_gc(S.c, S.gc, XCB_GC_FOREGROUND, &colour);
-    xcb_rectangle_t r = {0, 0, S.width, S.height};
+    xcb_rectangle_t r = {0, 0, width, height};
     xcb_poly_fill_rectangle(S.c, S.win, S.gc, 1, &r);
+}
+
+static void paint(void)
+{
+    paint_at(S.width, S.height);
+}
+
+/* answer-before-configure: paints at the size the server gives the window now (the new one only
+ * if the compositor's configure has been processed already) */
+static void paint_server_size(void)
+{
+    xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(S.c, xcb_get_geometry(S.c, S.win), NULL);
+    paint_at(g ? g->width : S.width, g ? g->height : S.height);
+    free(g);
 }
 
 /* Does _NET_SUPPORTED list the drawn message of the compositor's profile? */
@@ -222,9 +254,13 @@ static void create_window(int nfences)
     for (int i = 0; i < (S.extended ? 2 : 1); i++) {
         S.counter[i] = xcb_generate_id(S.c);
         S.value[i] = i == 1 && S.variant == V_NEGATIVE_START ? -1000 : 0;
-        xcb_sync_create_counter(S.c, S.counter[i], xh_sync_int64(S.value[i]));
+        if (i == 0 || S.fault != F_COUNTER2_AFTER_MAP) /* that one: created after the map (start) */
+            xcb_sync_create_counter(S.c, S.counter[i], xh_sync_int64(S.value[i]));
     }
-    if (S.fault != F_LATE_COUNTER && S.fault != F_NO_COUNTER)
+    if (S.fault == F_EXTENDED_AFTER_MAP) /* the first counter only; both after the map (start) */
+        xcb_change_property(S.c, XCB_PROP_MODE_REPLACE, S.win, S.atom[A_COUNTER], XCB_ATOM_CARDINAL, 32, 1,
+                            S.counter);
+    else if (S.fault != F_LATE_COUNTER && S.fault != F_NO_COUNTER)
         set_counter_property();
     S.nfences = nfences;
     for (int i = 0; i < nfences; i++) {
@@ -327,7 +363,10 @@ static void answer(void)
         fprintf(stderr, "model-app: request %lld not answered (fault same-size-unanswered)\n", (long long)v);
         return;
     }
-    if (S.fault != F_ANSWER_EARLY) {
+    if (S.fault == F_ANSWER_BEFORE_CONFIGURE) {
+        paint_server_size();
+        xh_round_trip(S.c);
+    } else if (S.fault != F_ANSWER_EARLY) {
         paint();
         xh_round_trip(S.c); /* repainted at the new size before the counter moves */
     }
@@ -350,8 +389,8 @@ static void on_client_message(const xcb_client_message_event_t *e)
             crash("on a sync request (fault crash-on-request)");
         S.request_pending = true;
         S.configured = false;
-        S.request_deadline_ms = now_ms() + 50;
-        if (S.fault == F_ANSWER_EARLY)
+        S.request_deadline_ms = now_ms() + CONFIGURE_TIMEOUT_MS;
+        if (S.fault == F_ANSWER_EARLY || S.fault == F_ANSWER_BEFORE_CONFIGURE)
             answer();
         return;
     }
@@ -467,7 +506,8 @@ usage:
                     "variants: frame-answer map-even plus3 slow-answer negative-start raise-over-new min-size fixed-size\n"
                     "faults: answer-early wrong-counter odd-end no-drawn-wait wrong-fence-index "
                     "same-size-unanswered late-counter answer-only-animating no-counter child-server-paint\n"
-                    "        crash-on-request crash-on-update\n");
+                    "        crash-on-request crash-on-update answer-before-configure extended-after-map\n"
+                    "        counter2-after-map\n");
     exit(2);
 }
 
@@ -487,10 +527,17 @@ static void start(int nfences)
         uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
         xcb_change_window_attributes(S.c, S.screen->root, XCB_CW_EVENT_MASK, &mask);
     }
-    if (S.extended && S.variant != V_MAP_EVEN) /* the first frame: mapped odd, ended once painted */
-        set_counter(1, S.value[1] + 1);
+    bool create_late = S.extended && S.fault == F_COUNTER2_AFTER_MAP;
+    if (S.extended && S.variant != V_MAP_EVEN) { /* the first frame: mapped odd, ended once painted */
+        if (create_late)
+            S.value[1]++; /* its initial value, given it after the map */
+        else
+            set_counter(1, S.value[1] + 1);
+    }
     xcb_map_window(S.c, S.win);
-    if (S.fault == F_LATE_COUNTER)
+    if (create_late)
+        xcb_sync_create_counter(S.c, S.counter[1], xh_sync_int64(S.value[1]));
+    if (S.fault == F_LATE_COUNTER || S.fault == F_EXTENDED_AFTER_MAP)
         set_counter_property();
     xcb_flush(S.c);
     S.next_frame_ms = now_ms() + S.frame_ms;
