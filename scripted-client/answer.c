@@ -52,6 +52,19 @@ static void enter(struct client *cl, enum answer_state state, int64_t due_us)
     timer_rearm(cl);
 }
 
+/* Basic form: counter 1 := V.  Extended form: counter 1 := V, counter 2 := the next even number
+ * >= V (draft-2011).  wrong writes V+1 (odd, not the requested one) to both.  cmd: a command's
+ * checked requests (answer-last), or NULL for the answer the client gives on its own. */
+static void write_answer(struct client *cl, struct cmd *cmd, int64_t value, bool wrong)
+{
+    int64_t v1 = wrong ? plus_one(value) : value;
+    int64_t v2 = wrong ? plus_one(value) : next_even_at_least(value);
+    counter_set(cl, cmd, 1, v1, "answer");
+    if (cl->ncounters == 2)
+        counter_set(cl, cmd, 2, v2, "answer");
+    xcb_flush(cl->c);
+}
+
 static void answer_now(struct client *cl)
 {
     struct answer *a = &cl->answer;
@@ -64,15 +77,24 @@ static void answer_now(struct client *cl)
         logmsg(cl, "request %lld: no counters to answer with", (long long)a->value);
         return;
     }
-    /* Basic form: counter 1 := V.  Extended form: counter 1 := V, counter 2 := the next even
-     * number >= V (draft-2011).  Policy wrong writes V+1 (odd, not the requested one) to both. */
-    bool wrong = a->policy == ANSWER_WRONG;
-    int64_t v1 = wrong ? plus_one(a->value) : a->value;
-    int64_t v2 = wrong ? plus_one(a->value) : next_even_at_least(a->value);
-    counter_set(cl, NULL, 1, v1, "answer");
-    if (cl->ncounters == 2)
-        counter_set(cl, NULL, 2, v2, "answer");
-    xcb_flush(cl->c);
+    write_answer(cl, NULL, a->value, a->policy == ANSWER_WRONG);
+}
+
+bool answer_last(struct client *cl, struct cmd *cmd, char *msg, size_t len)
+{
+    struct answer *a = &cl->answer;
+    if (!a->requested) {
+        snprintf(msg, len, "no sync request received yet");
+        return false;
+    }
+    if (cl->ncounters == 0) {
+        snprintf(msg, len, "no counters to answer request %lld with", (long long)a->value);
+        return false;
+    }
+    /* an answer still pending (late, or waiting for the configure) would write the same values */
+    enter(cl, ANSWER_IDLE, 0);
+    write_answer(cl, cmd, a->value, false);
+    return true;
 }
 
 /* The configure has been handled (or given up on): answer now, or MS later. */
@@ -88,6 +110,7 @@ static void configure_handled(struct client *cl)
 void answer_on_request(struct client *cl, int64_t value)
 {
     cl->answer.value = value;
+    cl->answer.requested = true;
     if (cl->answer.policy == ANSWER_NEVER) {
         logmsg(cl, "policy never: ignoring request %lld", (long long)value);
         return;

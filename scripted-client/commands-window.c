@@ -1,4 +1,4 @@
-/* The commands about the window (PROTOCOL.md): create, map, unmap, destroy, configure, resize,
+/* The commands about the window (PROTOCOL.md): create, map, unmap, withdraw, destroy, configure, resize,
  * resize-end, protocols, and painting it (fill, fill-frame, background-frame). */
 #include <errno.h>
 #include <stdio.h>
@@ -82,6 +82,16 @@ bool cmd_unmap(struct client *cl, struct cmd *cmd, int argc, char **argv, char *
     if (!arg_none(argc, argv, msg))
         return false;
     cmd_track(cmd, xcb_unmap_window_checked(cl->c, cl->win));
+    return true;
+}
+
+bool cmd_withdraw(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra,
+                  char *msg)
+{
+    (void)extra;
+    if (!arg_none(argc, argv, msg))
+        return false;
+    withdraw_window(cl, cmd);
     return true;
 }
 

@@ -15,7 +15,7 @@
 typedef bool handler_fn(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra, char *msg);
 
 /* commands-window.c: the window and its painting */
-handler_fn cmd_create, cmd_map, cmd_unmap, cmd_destroy, cmd_configure, cmd_resize, cmd_resize_end, cmd_protocols,
+handler_fn cmd_create, cmd_map, cmd_unmap, cmd_withdraw, cmd_destroy, cmd_configure, cmd_resize, cmd_resize_end, cmd_protocols,
     cmd_fill_frame, cmd_fill, cmd_background_frame;
 
 /* commands-sync.c: counters, delimited updates, fences */

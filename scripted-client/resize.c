@@ -353,16 +353,7 @@ static void begin_map(struct client *cl)
 {
     struct resize *r = &cl->resize;
     r->unmapped_before = cl->nunmapped;
-    xcb_unmap_window(cl->c, cl->win);
-    /* ICCCM 4.1.4: a withdrawal is also announced with a synthetic UnmapNotify to the root */
-    xcb_unmap_notify_event_t ev;
-    memset(&ev, 0, sizeof ev);
-    ev.response_type = XCB_UNMAP_NOTIFY;
-    ev.event = cl->screen->root;
-    ev.window = cl->win;
-    xcb_send_event(cl->c, 0, cl->screen->root,
-                   XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY, (const char *)&ev);
-    xcb_flush(cl->c);
+    withdraw_window(cl, NULL);
     enter(cl, RESIZE_WAIT_UNMAP, r->step_deadline_us);
 }
 

@@ -39,6 +39,7 @@ struct answer {
     int64_t late_ms;
     enum answer_state state;
     int64_t value;  /* the last requested value (several requests: answered once, the last) */
+    bool requested; /* a request was received (value is one) */
     int64_t due_us; /* CLOCK_MONOTONIC µs deadline of the current state, 0 when none */
 };
 
@@ -146,6 +147,9 @@ xcb_atom_t intern(struct client *cl, const char *name, bool only_if_exists);
 uint32_t rgb_to_pixel(const struct client *cl, uint32_t rgb);
 xcb_void_cookie_t paint(struct client *cl, uint32_t rgb, bool checked);
 void repaint_current(struct client *cl);
+/* ICCCM 4.1.4: UnmapWindow and the synthetic UnmapNotify to the root that tells the WM the window
+ * is withdrawn (cmd: a command's checked requests, or NULL) */
+void withdraw_window(struct client *cl, struct cmd *cmd);
 
 /* counters.c */
 void counters_destroy_all(struct client *cl, struct cmd *cmd);
@@ -179,6 +183,9 @@ void answer_on_request(struct client *cl, int64_t value);
 void answer_on_configure(struct client *cl);
 void answer_on_timer(struct client *cl);
 bool answer_set_policy(struct client *cl, const char *policy, const char *arg, char *msg, size_t len);
+/* `answer-last`: answers the last request received now, as policy correct does, whatever the
+ * policy (false with msg: no request yet, or no counters) */
+bool answer_last(struct client *cl, struct cmd *cmd, char *msg, size_t len);
 void timer_rearm(struct client *cl);
 
 /* commands.c: runs one command line; its `done` or `error` is recorded (resize: later) */

@@ -1,4 +1,5 @@
-/* Small X helpers of the scripted client: the checked requests of a command, atoms, painting.
+/* Small X helpers of the scripted client: the checked requests of a command, atoms, painting,
+ * withdrawing the window.
  * (The round trip and the SYNC 64-bit conversions are common/xhelpers.h's.) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,4 +88,22 @@ void repaint_current(struct client *cl)
         return;
     /* Not a command's request: an error here is an asynchronous x-error. */
     paint(cl, cl->colour, false);
+}
+
+void withdraw_window(struct client *cl, struct cmd *cmd)
+{
+    xcb_unmap_notify_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.response_type = XCB_UNMAP_NOTIFY;
+    ev.event = cl->screen->root;
+    ev.window = cl->win;
+    const uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
+    if (cmd) {
+        cmd_track(cmd, xcb_unmap_window_checked(cl->c, cl->win));
+        cmd_track(cmd, xcb_send_event_checked(cl->c, 0, cl->screen->root, mask, (const char *)&ev));
+    } else {
+        xcb_unmap_window(cl->c, cl->win);
+        xcb_send_event(cl->c, 0, cl->screen->root, mask, (const char *)&ev);
+    }
+    xcb_flush(cl->c);
 }
