@@ -69,6 +69,9 @@ void comp_window_mapped(struct win *w)
 void comp_window_unmapped(struct win *w)
 {
     stamps_release_fences_of(w, "unmapped");
+    /* the picture frozen for a resize belongs to its request, and the unmap ends that request
+     * (the WM unmanages the window): the next map starts unfrozen */
+    w->resize_frozen = false;
     /* damage left from before the unmap would keep the NonEmpty level from reporting the first
      * drawing after the next map */
     if (w->damage)
