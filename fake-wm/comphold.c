@@ -66,6 +66,33 @@ void update_began(const struct win *w)
 
 bool screen_frozen(void) { return frozen; }
 
+/* ---- fault destroyed-hold-lingers: the hold of a window destroyed in the middle of an update
+ * outlives it by the hold timeout, and the damage of the windows shown at that moment waits for
+ * its end (the liveness barrier's new windows are not held back) ---- */
+static int64_t linger_from, linger_until;
+
+void hold_gone_with(const struct win *w)
+{
+    /* follow_stop at the unmanage left w->odd as it was: the update it was in */
+    if (!FAULT(DESTROYED_HOLD_LINGERS) || !w->odd || w->hold_expired || FAULT(NO_HOLD))
+        return;
+    linger_from = clock_now_us();
+    linger_until = linger_from + (int64_t)opt.hold_timeout_ms * 1000;
+    logmsg("window %u: destroyed in the middle of an update: its hold lingers for %d ms, and the damage of the "
+           "windows shown now waits for it (fault destroyed-hold-lingers)",
+           w->id, opt.hold_timeout_ms);
+}
+
+static bool held_back_by_lingering_hold(struct win *w, int64_t now)
+{
+    if (now >= linger_until || w->mapped_at >= linger_from)
+        return false;
+    w->defer_until = linger_until;
+    logmsg("window %u: damage shown only when the lingering hold ends, in %lld ms (fault destroyed-hold-lingers)",
+           w->id, (long long)((linger_until - now) / 1000));
+    return true;
+}
+
 /* ---- delayed-others: while a window is held, other windows' damage waits DELAY_OTHERS_US ---- */
 #define DELAY_OTHERS_US 200000
 
@@ -85,7 +112,11 @@ bool delay_damage(struct win *w, int64_t now)
 {
     if (w->defer_until)
         return true; /* already waiting: the earlier damage's delay covers this one */
-    if (!VARIANT(DELAYED_OTHERS) || !w->shown)
+    if (!w->shown)
+        return false;
+    if (held_back_by_lingering_hold(w, now))
+        return true;
+    if (!VARIANT(DELAYED_OTHERS))
         return false;
     const struct win *h = held_window_other_than(w);
     if (!h)

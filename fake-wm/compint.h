@@ -43,6 +43,8 @@ void update_began(const struct win *w);    /* fault holds-whole-screen: the scre
 bool screen_frozen(void);                  /* fault holds-whole-screen: it froze */
 /* delayed-others: true when w's damage is to be shown only once w->defer_until has passed */
 bool delay_damage(struct win *w, int64_t now);
+/* w is destroyed: its hold goes with it (fault destroyed-hold-lingers: it lingers) */
+void hold_gone_with(const struct win *w);
 void end_expired_delays(int64_t now);
 void check_holds(int64_t now);             /* first-show grace and hold timeouts */
 

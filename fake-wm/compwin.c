@@ -7,6 +7,7 @@
 #include "compsched.h"
 #include "drawn.h"
 #include "fade.h"
+#include "faults.h"
 #include "log.h"
 #include "pictures.h"
 #include "selection.h"
@@ -71,7 +72,12 @@ void comp_window_unmapped(struct win *w)
     stamps_release_fences_of(w, "unmapped");
     /* the picture frozen for a resize belongs to its request, and the unmap ends that request
      * (the WM unmanages the window): the next map starts unfrozen */
-    w->resize_frozen = false;
+    if (w->resize_frozen && FAULT(FREEZE_KEPT_ACROSS_UNMAP))
+        logmsg("window %u: unmapped while its resize waits for the answer: its picture stays frozen (fault "
+               "freeze-kept-across-unmap)",
+               w->id);
+    else
+        w->resize_frozen = false;
     /* damage left from before the unmap would keep the NonEmpty level from reporting the first
      * drawing after the next map */
     if (w->damage)
@@ -104,6 +110,7 @@ void comp_window_configured(struct win *w, bool resized, bool moved_or_restacked
 
 void comp_window_destroyed(struct win *w)
 {
+    hold_gone_with(w);
     stage_forget(w);
     free_live(w);
     free_saved(w);

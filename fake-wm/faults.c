@@ -97,6 +97,18 @@ const struct fault_desc fault_table[F_COUNT] = {
     {F_HOSTILE_WEDGES, "hostile-wedges", "robustness/hostile/counter-not-a-counter",
      "a hostile window (unusable counter property or counter, a destroyed counter, an unanswered request, a "
      "counter flood, destroyed mid-update) stops the sync requests of every other window until it is gone"},
+    {F_HOLD_KEPT_ACROSS_UNMAP, "hold-kept-across-unmap", "lifecycle/unmap/update-ended-shown",
+     "a window unmapped while its extended counter is odd is taken to be still in that update when it is mapped "
+     "again, whatever its counter says: held like a window mapped odd, until the counter changes or the hold times out"},
+    {F_FREEZE_KEPT_ACROSS_UNMAP, "freeze-kept-across-unmap", "lifecycle/unmap/request-outstanding-shown",
+     "a window unmapped while its resize waits for the answer keeps its frozen picture across its next map: it is "
+     "not shown again until a later resize of it is answered (mutter's Xwayland commit freeze before 49.6 / 50.2)"},
+    {F_UNSYNCED_AFTER_UNMAP, "unsynced-after-unmap", "lifecycle/unmap/request-outstanding-synced-again",
+     "forgets a window unmapped while its sync request is unanswered: when it is mapped again it gets no sync request "
+     "any more (its resizes are applied at once)"},
+    {F_DESTROYED_HOLD_LINGERS, "destroyed-hold-lingers", "robustness/hostile/window-destroyed-while-odd",
+     "the hold of a window destroyed while its extended counter is odd outlives it by --hold-timeout-ms, and "
+     "meanwhile the damage of the other windows shown at that moment is not painted (maps and resizes are)"},
     {F_NO_HOLD, "no-hold", "draft-2011/delimited/hold-while-odd",
      "never holds a window while its second counter is odd: updates and windows mapped odd are painted at once"},
     {F_HOLD_TIMEOUT_5MS, "hold-timeout-5ms", "draft-2011/delimited/hold-while-odd",

@@ -73,11 +73,18 @@ static int read_counter_property(struct win *w, xcb_sync_counter_t out[2])
 
 /* ---- manage ---- */
 /* delimited updates start from the counter's value at map: odd means the map and the first paint
- * are one update */
+ * are one update.  A hold is the counter's, not the map's: an update the window was in when it was
+ * unmapped, and which ended while it was unmapped, is over (fault hold-kept-across-unmap: w->odd,
+ * left from before the unmap, still counts) */
 static void start_delimited(struct win *w, xcb_sync_counter_t c, int64_t value)
 {
+    bool left_over = FAULT(HOLD_KEPT_ACROSS_UNMAP) && w->odd && !(value & 1);
+    if (left_over)
+        logmsg("window %u: still taken to be in the update it was in when it was unmapped, although counter %u is "
+               "even (%lld) (fault hold-kept-across-unmap)",
+               w->id, c, (long long)value);
     follow_start(&w->fupd, c, value);
-    w->odd = (value & 1) != 0;
+    w->odd = (value & 1) != 0 || left_over;
     w->odd_since = clock_now_us();
     w->hold_expired = false;
     w->odd_from_map = w->odd;
@@ -231,6 +238,13 @@ void sync_manage(struct win *w)
     w->map_after_wait = false;
     w->interactive_fresh = false;
 
+    if (FAULT(UNSYNCED_AFTER_UNMAP) && w->forgotten) {
+        logmsg("window %u: managed, form=none: it was unmapped while its sync request was unanswered and is "
+               "forgotten (fault unsynced-after-unmap)",
+               w->id);
+        return;
+    }
+
     bool listed = lists_sync_protocol(w->id);
     if (!listed && !FAULT(SYNC_TO_ALL)) {
         logmsg("window %u: %s, form=none (does not list _NET_WM_SYNC_REQUEST in WM_PROTOCOLS: no "
@@ -267,9 +281,11 @@ void sync_unmanage(struct win *w)
     hostile_window_gone(w);
     w->map_after_wait = false; /* withdrawn or destroyed before its map: nothing to map */
     if (w->waiting) {
+        /* the wait ends with the management it was part of: a new map is synced afresh */
         alarm_destroy(w->wait_alarm);
         w->wait_alarm = XCB_NONE;
         w->waiting = false;
+        w->forgotten = !w->destroyed; /* fault unsynced-after-unmap: never synced again */
     }
     follow_stop(&w->fupd);
     follow_stop(&w->freq);

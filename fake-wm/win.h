@@ -87,6 +87,7 @@ struct win {
     int64_t held_until;       /* clock_now_us() */
     bool interactive_fresh;   /* an interactive resize began and has sent no request yet */
     bool map_after_wait;      /* sync-at-map: MapWindow once the wait ends */
+    bool forgotten;           /* unmapped while a request was unanswered (fault unsynced-after-unmap) */
     struct follow freq;       /* extended: follows req_counter */
     struct follow fupd;       /* extended: follows the update counter (counter2) */
 
