@@ -5,6 +5,9 @@
  * because the answer promises "the configure and its repaint are done".  Several requests before
  * one ConfigureNotify are answered once, with the last value.  The policy (`answer` command)
  * decides what is written and when: correct, never, wrong (value+1), late MS (MS after correct).
+ * `answer-missed` answers by hand the first request that policy never left unanswered, whenever the
+ * script says: the late answer of a request the WM has stopped waiting for, made at a point of the
+ * script (after the WM has shown that it went on) rather than of the clock.
  *
  * Deadlines are kept in CLOCK_MONOTONIC µs and served by the one timerfd of the main loop. */
 #include <errno.h>
@@ -53,8 +56,8 @@ static void enter(struct client *cl, enum answer_state state, int64_t due_us)
 }
 
 /* Basic form: counter 1 := V.  Extended form: counter 1 := V, counter 2 := the next even number
- * >= V (draft-2011).  wrong writes V+1 (odd, not the requested one) to both.  cmd: a command's
- * checked requests (answer-last), or NULL for the answer the client gives on its own. */
+ * >= V (draft-2011).  wrong writes V+1 (odd, not the requested one) to both.  cmd: checked, the
+ * X errors are that command's. */
 static void write_answer(struct client *cl, struct cmd *cmd, int64_t value, bool wrong)
 {
     int64_t v1 = wrong ? plus_one(value) : value;
@@ -62,7 +65,6 @@ static void write_answer(struct client *cl, struct cmd *cmd, int64_t value, bool
     counter_set(cl, cmd, 1, v1, "answer");
     if (cl->ncounters == 2)
         counter_set(cl, cmd, 2, v2, "answer");
-    xcb_flush(cl->c);
 }
 
 static void answer_now(struct client *cl)
@@ -78,23 +80,7 @@ static void answer_now(struct client *cl)
         return;
     }
     write_answer(cl, NULL, a->value, a->policy == ANSWER_WRONG);
-}
-
-bool answer_last(struct client *cl, struct cmd *cmd, char *msg, size_t len)
-{
-    struct answer *a = &cl->answer;
-    if (!a->requested) {
-        snprintf(msg, len, "no sync request received yet");
-        return false;
-    }
-    if (cl->ncounters == 0) {
-        snprintf(msg, len, "no counters to answer request %lld with", (long long)a->value);
-        return false;
-    }
-    /* an answer still pending (late, or waiting for the configure) would write the same values */
-    enter(cl, ANSWER_IDLE, 0);
-    write_answer(cl, cmd, a->value, false);
-    return true;
+    xcb_flush(cl->c);
 }
 
 /* The configure has been handled (or given up on): answer now, or MS later. */
@@ -110,9 +96,12 @@ static void configure_handled(struct client *cl)
 void answer_on_request(struct client *cl, int64_t value)
 {
     cl->answer.value = value;
-    cl->answer.requested = true;
     if (cl->answer.policy == ANSWER_NEVER) {
         logmsg(cl, "policy never: ignoring request %lld", (long long)value);
+        if (!cl->answer.have_missed) {
+            cl->answer.missed = value;
+            cl->answer.have_missed = true;
+        }
         return;
     }
     /* A newer request restarts the wait, also while a late answer is pending: one answer, with
@@ -178,5 +167,22 @@ bool answer_set_policy(struct client *cl, const char *policy, const char *arg, c
         snprintf(msg, len, "unknown policy %s (correct, never, wrong, late MS)", policy);
         return false;
     }
+    return true;
+}
+
+bool answer_missed(struct client *cl, struct cmd *cmd, char *extra, size_t extra_len, char *msg, size_t len)
+{
+    struct answer *a = &cl->answer;
+    if (!a->have_missed) {
+        snprintf(msg, len, "no request was left unanswered under policy never: nothing to answer");
+        return false;
+    }
+    if (cl->ncounters == 0) {
+        snprintf(msg, len, "no counters to answer with (use counters N first)");
+        return false;
+    }
+    a->have_missed = false;
+    write_answer(cl, cmd, a->missed, false);
+    snprintf(extra, extra_len, "value=%lld", (long long)a->missed);
     return true;
 }

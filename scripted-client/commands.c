@@ -1,6 +1,6 @@
 /* The commands of PROTOCOL.md: the table of handlers and command_run, which runs one line.  The
  * handlers are commands-window.c (the window, painting) and commands-sync.c (counters, updates,
- * fences), and the few here (answer, answer-last, sync, quit).  Each handler validates its arguments before
+ * fences), and the few here (answer, answer-missed, sync, quit).  Each handler validates its arguments before
  * making any request (a bad argument is an `error` record, never a crash), makes its requests
  * checked (so that the command, not an x-error record, reports an X error on them), and leaves
  * the round trip and the `done`/`error` answer to command_run. */
@@ -20,13 +20,12 @@ static bool cmd_answer(struct client *cl, struct cmd *cmd, int argc, char **argv
                              MSG_LEN);
 }
 
-static bool cmd_answer_last(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra,
+static bool cmd_answer_missed(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra,
                             char *msg)
 {
-    (void)extra;
     if (!arg_none(argc, argv, msg))
         return false;
-    return answer_last(cl, cmd, msg, MSG_LEN);
+    return answer_missed(cl, cmd, extra, EXTRA_LEN, msg, MSG_LEN);
 }
 
 static bool cmd_sync(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra,
@@ -64,7 +63,7 @@ static const struct {
     {"trigger-fence", cmd_trigger_fence, false},
     {"reset-fence", cmd_reset_fence, false},
     {"answer", cmd_answer, false},
-    {"answer-last", cmd_answer_last, false},
+    {"answer-missed", cmd_answer_missed, false},
     {"map", cmd_map, true},
     {"unmap", cmd_unmap, true},
     {"withdraw", cmd_withdraw, true},

@@ -39,7 +39,8 @@ struct answer {
     int64_t late_ms;
     enum answer_state state;
     int64_t value;  /* the last requested value (several requests: answered once, the last) */
-    bool requested; /* a request was received (value is one) */
+    int64_t missed;   /* the first request policy never left unanswered since the last answer-missed */
+    bool have_missed;
     int64_t due_us; /* CLOCK_MONOTONIC µs deadline of the current state, 0 when none */
 };
 
@@ -183,9 +184,8 @@ void answer_on_request(struct client *cl, int64_t value);
 void answer_on_configure(struct client *cl);
 void answer_on_timer(struct client *cl);
 bool answer_set_policy(struct client *cl, const char *policy, const char *arg, char *msg, size_t len);
-/* `answer-last`: answers the last request received now, as policy correct does, whatever the
- * policy (false with msg: no request yet, or no counters) */
-bool answer_last(struct client *cl, struct cmd *cmd, char *msg, size_t len);
+/* `answer-missed`: answers now the first request that policy never left unanswered */
+bool answer_missed(struct client *cl, struct cmd *cmd, char *extra, size_t extra_len, char *msg, size_t len);
 void timer_rearm(struct client *cl);
 
 /* commands.c: runs one command line; its `done` or `error` is recorded (resize: later) */
