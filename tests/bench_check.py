@@ -193,10 +193,18 @@ def bad_input(tmp):
             " ".join(args), rc.returncode, rc.stderr.strip().splitlines()[-1] if rc.stderr.strip() else ""))
 
 
+def sigint_default():
+    """In the runner under test, Ctrl-C as on a terminal: a make check started in the background
+    (nohup, `&` in a script) hands its children SIGINT ignored, and Python then never raises
+    KeyboardInterrupt, so the test would read an ignored signal as a runner that loses it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt(tmp):
     out = os.path.join(tmp, "interrupted")
     p = subprocess.Popen(RUNNER + ["--bench-cells", CELL, "--bench-time", "20", "--out", out],
-                         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=sigint_default)
     jsonl = os.path.join(out, "bench.jsonl")
     # off a terminal the runner reports each cell run as a line: interrupt after the first
     first = p.stderr.readline()
@@ -216,7 +224,7 @@ def interrupt_resize(tmp, steps=10):
     out = os.path.join(tmp, "interrupted-resize")
     cell = "resize-ptr60-basic-1"
     p = subprocess.Popen(RUNNER + ["--bench-cells", cell, "--bench-time", "20", "--out", out], cwd=ROOT,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=sigint_default)
     log = os.path.join(out, "logs", "bench", "w0-r0.compositor.log")
     deadline, seen = time.monotonic() + 60, 0
     while seen < steps and time.monotonic() < deadline and p.poll() is None:
