@@ -67,6 +67,10 @@
  *                      its size, as GTK's widget factory: a WM must resize it to another size
  *   fixed-size         WM_NORMAL_HINTS' minimum = maximum = its size, as Qt's calculator: no WM
  *                      resizes it (ICCCM 4.1.2.3), so the cases that resize it SKIP
+ *   one-frame          stops drawing after its first frame: maps with the second counter even, draws
+ *                      one delimited update 500 ms after the map and then nothing more by itself
+ *                      (it still answers requests and repaints on Expose), as an application with
+ *                      nothing more to draw: the drawn message of that update is the last it gets
  */
 #include <errno.h>
 #include <poll.h>
@@ -117,9 +121,10 @@ static const struct {
 };
 
 enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER, V_NEGATIVE_START, V_RAISE_OVER_NEW,
-               V_MIN_SIZE, V_FIXED_SIZE };
+               V_MIN_SIZE, V_FIXED_SIZE, V_ONE_FRAME };
 static const char *const variant_names[] = {"none", "frame-answer", "map-even", "plus3", "slow-answer",
-                                            "negative-start", "raise-over-new", "min-size", "fixed-size"};
+                                            "negative-start", "raise-over-new", "min-size", "fixed-size",
+                                            "one-frame"};
 
 enum { A_PROTOCOLS, A_DELETE, A_SYNC, A_COUNTER, A_FENCES, A_SUPPORTED, A_SYNC_DRAWN, A_FRAME_DRAWN, A_COUNT };
 static const char *const atom_names[A_COUNT] = {"WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_SYNC_REQUEST",
@@ -156,6 +161,7 @@ static struct {
     int64_t next_frame_ms;
     int64_t animate_until_ms; /* --animate-ms: when it stops animating (0: never) */
     int animate_ms;
+    bool drew_its_frame;    /* one-frame: its one update is drawn: it draws no more by itself */
 } S = {.width = 200, .height = 150, .frame_ms = 30};
 
 /* how long it waits for a drawn message that does not come before it draws again */
@@ -163,6 +169,10 @@ static struct {
 /* how long it waits for the ConfigureNotify of a request before it answers without one: longer than
  * any gap a compositor leaves between the two (the client cases' `wm-resize ... gap` included) */
 #define CONFIGURE_TIMEOUT_MS 2000
+/* one-frame: when its one update comes after the map: late enough that a case has set up what
+ * it watches (the drawn messages' delay) before it, early enough for the probe of client-animates
+ * (an update within 3 s of the map) */
+#define ONE_FRAME_AT_MS 500
 
 static int64_t now_ms(void)
 {
@@ -172,7 +182,7 @@ static int64_t now_ms(void)
 /* Does it animate now (extended form: its updates; --animate-ms: only so long after the map)? */
 static bool animating(void)
 {
-    return S.extended && (!S.animate_until_ms || now_ms() < S.animate_until_ms);
+    return S.extended && !S.drew_its_frame && (!S.animate_until_ms || now_ms() < S.animate_until_ms);
 }
 
 static void set_counter(int i, int64_t v)
@@ -310,6 +320,10 @@ static void update(void)
         crash("as it begins an update (fault crash-on-update)");
     if (!(begin & 1)) /* else: the update the map began (the first frame) ends here */
         set_counter(1, ++begin);
+    if (S.variant == V_ONE_FRAME) {
+        S.drew_its_frame = true;
+        fprintf(stderr, "model-app: update %lld is its last (variant one-frame)\n", (long long)begin);
+    }
     S.frame++;
     paint();
     xh_round_trip(S.c); /* the drawing reached the server before the update ends */
@@ -503,7 +517,8 @@ usage:
     fprintf(stderr, "usage: model-app [--form basic|extended] [--fences N (0-8)] [--frame-ms MS] [--animate-ms MS]\n"
                     "                 [--fault F] [--variant V]\n"
                     "       model-app --list-faults\n"
-                    "variants: frame-answer map-even plus3 slow-answer negative-start raise-over-new min-size fixed-size\n"
+                    "variants: frame-answer map-even plus3 slow-answer negative-start raise-over-new min-size fixed-size "
+                    "one-frame\n"
                     "faults: answer-early wrong-counter odd-end no-drawn-wait wrong-fence-index "
                     "same-size-unanswered late-counter answer-only-animating no-counter child-server-paint\n"
                     "        crash-on-request crash-on-update answer-before-configure extended-after-map\n"
@@ -528,7 +543,8 @@ static void start(int nfences)
         xcb_change_window_attributes(S.c, S.screen->root, XCB_CW_EVENT_MASK, &mask);
     }
     bool create_late = S.extended && S.fault == F_COUNTER2_AFTER_MAP;
-    if (S.extended && S.variant != V_MAP_EVEN) { /* the first frame: mapped odd, ended once painted */
+    /* the first frame: mapped odd, ended once painted (one-frame's first frame is its one update) */
+    if (S.extended && S.variant != V_MAP_EVEN && S.variant != V_ONE_FRAME) {
         if (create_late)
             S.value[1]++; /* its initial value, given it after the map */
         else
@@ -540,7 +556,7 @@ static void start(int nfences)
     if (S.fault == F_LATE_COUNTER || S.fault == F_EXTENDED_AFTER_MAP)
         set_counter_property();
     xcb_flush(S.c);
-    S.next_frame_ms = now_ms() + S.frame_ms;
+    S.next_frame_ms = now_ms() + (S.variant == V_ONE_FRAME ? ONE_FRAME_AT_MS : S.frame_ms);
     if (S.animate_ms)
         S.animate_until_ms = now_ms() + S.animate_ms;
 }
