@@ -1,5 +1,5 @@
-/* The commands about the window (PROTOCOL.md): create, map, unmap, withdraw, destroy, configure, resize,
- * resize-end, protocols, and painting it (fill, fill-frame, background-frame). */
+/* The commands about the window (PROTOCOL.md): create, max-size, map, unmap, withdraw, destroy,
+ * configure, resize, resize-end, protocols, and painting it (fill, fill-frame, background-frame). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +62,22 @@ bool cmd_create(struct client *cl, struct cmd *cmd, int argc, char **argv, char 
         cmd_track(cmd, xcb_icccm_set_wm_normal_hints_checked(cl->c, cl->win, &hints));
     }
     snprintf(extra, EXTRA_LEN, "window=%u", cl->win);
+    return true;
+}
+
+/* `max-size W H`: WM_NORMAL_HINTS' maximum size (PMaxSize, ICCCM 4.1.2.3), added to what the hints
+ * already say (create's position and size), so that a WM keeps the window within it */
+bool cmd_max_size(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra, char *msg)
+{
+    (void)extra;
+    int64_t w, h;
+    if (argc != 3 || !parse_range(argv[1], 1, 32767, &w) || !parse_range(argv[2], 1, 32767, &h))
+        return arg_bad(msg, "usage: max-size W H (1..32767)%s", "");
+    xcb_size_hints_t hints;
+    if (!xcb_icccm_get_wm_normal_hints_reply(cl->c, xcb_icccm_get_wm_normal_hints(cl->c, cl->win), &hints, NULL))
+        memset(&hints, 0, sizeof hints); /* none yet */
+    xcb_icccm_size_hints_set_max_size(&hints, (int32_t)w, (int32_t)h);
+    cmd_track(cmd, xcb_icccm_set_wm_normal_hints_checked(cl->c, cl->win, &hints));
     return true;
 }
 

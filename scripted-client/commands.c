@@ -1,9 +1,9 @@
 /* The commands of PROTOCOL.md: the table of handlers and command_run, which runs one line.  The
  * handlers are commands-window.c (the window, painting) and commands-sync.c (counters, updates,
- * fences), and the few here (answer, answer-missed, sync, quit).  Each handler validates its arguments before
- * making any request (a bad argument is an `error` record, never a crash), makes its requests
- * checked (so that the command, not an x-error record, reports an X error on them), and leaves
- * the round trip and the `done`/`error` answer to command_run. */
+ * fences), and the few here (answer, answer-missed, sync, quit).  Each handler validates its
+ * arguments before making any request (a bad argument is an `error` record, never a crash), makes
+ * its requests checked (so that the command, not an x-error record, reports an X error on them),
+ * and leaves the round trip and the `done`/`error` answer to command_run. */
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +54,7 @@ static const struct {
     bool needs_window;
 } commands[] = {
     {"create", cmd_create, false},
+    {"max-size", cmd_max_size, true},
     {"protocols", cmd_protocols, true},
     {"counters", cmd_counters, true},
     {"counter-property", cmd_counter_property, true},

@@ -15,8 +15,8 @@
 typedef bool handler_fn(struct client *cl, struct cmd *cmd, int argc, char **argv, char *extra, char *msg);
 
 /* commands-window.c: the window and its painting */
-handler_fn cmd_create, cmd_map, cmd_unmap, cmd_withdraw, cmd_destroy, cmd_configure, cmd_resize, cmd_resize_end, cmd_protocols,
-    cmd_fill_frame, cmd_fill, cmd_background_frame;
+handler_fn cmd_create, cmd_max_size, cmd_map, cmd_unmap, cmd_withdraw, cmd_destroy, cmd_configure, cmd_resize,
+    cmd_resize_end, cmd_protocols, cmd_fill_frame, cmd_fill, cmd_background_frame;
 
 /* commands-sync.c: counters, delimited updates, fences */
 handler_fn cmd_counters, cmd_counter_property, cmd_set_counter, cmd_destroy_counter, cmd_query_counter,
