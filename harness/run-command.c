@@ -168,9 +168,11 @@ bool run_step_command(struct ctx *c, const struct step *st)
         if (sscanf(resize, "resize %d %d %15s", &w, &h, trigger) != 3 || !in || sscanf(in, " within %d", &within) != 1)
             trigger[0] = 0;
     }
+    /* a resize step waits up to `within` for the WM's reaction before the client answers */
+    int answer_ms = CLIENT_COMMAND_MS + (trigger[0] ? within : 0);
     const struct record *r = !strcmp(trigger, "map") && !strstr(resize, " hold")
                                  ? resize_by_map(c, cl, w, h, within, err, sizeof err)
-                                 : session_command(c->s, cl, command, ctx_bounded_ms(c, CLIENT_COMMAND_MS), err, sizeof err);
+                                 : session_command(c->s, cl, command, ctx_bounded_ms(c, answer_ms), err, sizeof err);
     if (r && !strcmp(r->kind, "done")) {
         if (st->as)
             session_bind(c->s, st->as, r);
