@@ -8,6 +8,7 @@
 #include "counters.h"
 #include "faults.h"
 #include "log.h"
+#include "sizelimits.h"
 #include "state.h"
 #include "variants.h"
 #include "winops.h"
@@ -312,7 +313,9 @@ void sync_configure(struct win *w, const struct configure_req *r, enum resize_or
 
 void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o)
 {
-    sync_configure(w, r, o, false);
+    struct configure_req given = *r;
+    size_limits_apply(w, &given, o);
+    sync_configure(w, &given, o, false);
 }
 
 void sync_forced_configure(struct win *w, const struct configure_req *r)
