@@ -48,7 +48,7 @@ static void enable_variant(const char *name)
 }
 
 /* options a variant also sets: given both ways, the run would not be what either says */
-static bool hold_timeout_given, refresh_given;
+static bool hold_timeout_given, refresh_given, sync_timeout_given;
 
 /* setter: the variant or fault that sets the option ("--variant hold-1s") */
 static void refuse_with_option(bool given, const char *option, const char *setter)
@@ -74,6 +74,10 @@ static void apply_variants(void)
         refuse_with_option(hold_timeout_given, "--hold-timeout-ms",
                            VARIANT(HOLD_1S) ? "--variant hold-1s" : "--variant hold-4s");
         opt.hold_timeout_ms = VARIANT(HOLD_1S) ? 1000 : 4000;
+    }
+    if (VARIANT(ANSWER_4S)) {
+        refuse_with_option(sync_timeout_given, "--sync-timeout-ms", "--variant answer-4s");
+        opt.sync_timeout_ms = 4000;
     }
     if (VARIANT(SLOW_REFRESH)) {
         refuse_with_option(refresh_given, "--refresh-hz", "--variant slow-refresh");
@@ -141,6 +145,7 @@ void options_parse(int argc, char **argv)
             refresh_given = true;
         } else if (strcmp(name, "--sync-timeout-ms") == 0) {
             opt.sync_timeout_ms = parse_int("--sync-timeout-ms", NEXTVAL(), 1, 3600000);
+            sync_timeout_given = true;
         } else if (strcmp(name, "--hold-timeout-ms") == 0) {
             opt.hold_timeout_ms = parse_int("--hold-timeout-ms", NEXTVAL(), 1, 3600000);
             hold_timeout_given = true;

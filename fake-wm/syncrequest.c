@@ -266,6 +266,18 @@ void sync_interactive_started(struct win *w)
     w->interactive_fresh = true;
 }
 
+/* variant drop-steps (xfwm4): a step of an interactive resize made while a request is unanswered is
+ * dropped, not queued; a client's own ConfigureRequest is always queued (it is the client's wish) */
+static bool drops_step(const struct win *w, const struct configure_req *r, enum resize_origin o)
+{
+    if (!VARIANT(DROP_STEPS) || o == ORIGIN_CLIENT)
+        return false;
+    logmsg("window %u: %s resize step to %ux%u dropped: request %lld is unanswered (variant drop-steps)", w->id,
+           origin_name(o), (r->mask & XCB_CONFIG_WINDOW_WIDTH) ? r->width : w->wm_w,
+           (r->mask & XCB_CONFIG_WINDOW_HEIGHT) ? r->height : w->wm_h, (long long)w->wait_value);
+    return true;
+}
+
 void sync_configure(struct win *w, const struct configure_req *r, enum resize_origin o, bool from_queue)
 {
     if (w->form == FORM_NONE || !is_resize(w, r)) {
@@ -284,7 +296,8 @@ void sync_configure(struct win *w, const struct configure_req *r, enum resize_or
     /* a client's own resize is not serialised behind the answers: applied at once, never waited for */
     bool unserialised = o == ORIGIN_CLIENT && VARIANT(CONFIGURE_UNSERIALISED);
     if (w->waiting && !unserialised) {
-        queue_resize(w, r, o);
+        if (!drops_step(w, r, o))
+            queue_resize(w, r, o);
         return;
     }
     if (w->waiting)

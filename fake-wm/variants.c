@@ -92,6 +92,14 @@ const struct variant_desc variant_table[V_COUNT] = {
     {V_NO_TIMINGS, "no-timings",
      "de-facto: _NET_WM_FRAME_DRAWN without _NET_WM_FRAME_TIMINGS, which is not listed",
      "a de-facto compositor that implements only _NET_WM_FRAME_DRAWN (GTK needs only that one)"},
+    {V_ANSWER_4S, "answer-4s",
+     "gives up waiting for a sync request's answer (or a client's fence) after 4000 ms (--sync-timeout-ms 4000)",
+     "none of the named ones (openbox waits 2 s a round, mutter 1 s, xfwm4 500 ms); no text sets a bound"},
+    {V_DROP_STEPS, "drop-steps",
+     "a step of a keyboard or pointer resize made while the window's last request is unanswered is dropped, "
+     "not queued: the next step after the answer (or the timeout) is applied; a client's own ConfigureRequest is "
+     "still queued",
+     "xfwm4 (clientResizeConfigure, src/moveresize.c)"},
 };
 
 bool variant_on[V_COUNT];
@@ -137,6 +145,8 @@ static const struct {
     {V_BASIC_ONLY, V_NO_TIMINGS, "basic-only sends no timings anyway"},
     {V_NO_DRAWN, V_COMPRESS, "compress shapes drawn messages, and no-drawn sends none"},
     {V_NO_DRAWN, V_NO_TIMINGS, "no-drawn sends no timings either"},
+    {V_CM_ONLY, V_ANSWER_4S, "a compositor without a WM sends no sync requests to wait for"},
+    {V_CM_ONLY, V_DROP_STEPS, "a compositor without a WM runs no interactive resize"},
 };
 
 int variant_lookup(const char *name)

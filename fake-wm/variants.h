@@ -25,6 +25,8 @@ enum variant_id {
     V_NO_DRAWN,
     V_NO_FENCES,
     V_NO_TIMINGS,
+    V_ANSWER_4S,
+    V_DROP_STEPS,
     V_COUNT
 };
 struct variant_desc {

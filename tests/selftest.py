@@ -97,6 +97,8 @@ VARIANT_FEATURES = {
     "no-drawn": ["sync-drawn=absent", "frame-drawn=absent", "hold=present" + EXT],
     "no-fences": ["fences=absent", "hold=present" + EXT],
     "no-timings": ["frame-timings=absent", "frame-drawn=present@de-facto"],
+    "answer-4s": ["sync-requests=present", "held-resize=present"],
+    "drop-steps": ["trigger-keyboard=present", "trigger-pointer=present", "held-resize=present"],
 }
 
 
