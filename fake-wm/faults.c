@@ -119,6 +119,28 @@ const struct fault_desc fault_table[F_COUNT] = {
     {F_HOLDS_WHOLE_SCREEN, "holds-whole-screen", "draft-2011/delimited/not-indefinitely",
      "from the first moment any window's extended counter is odd, never repaints the screen again (it goes on "
      "managing windows and sending sync requests)"},
+    {F_UNSYNCED_AFTER_TIMEOUT, "unsynced-after-timeout", "ewmh-1.5/basic/request-before-configure",
+     "once a request to a window times out, that window's resizes get no sync request until its counter "
+     "changes again (mutter 43.8: sync_request_timeout sets disable_sync, which only a counter change clears)"},
+    {F_UNSYNCED_AFTER_LATE_ANSWER, "unsynced-after-late-answer", "ewmh-1.5/basic/request-before-configure",
+     "once a request to a window times out, that window's resizes never get a sync request again, also after "
+     "the client's late answer (xfwm4 4.18: clientXSyncTimeout clears CLIENT_FLAG_XSYNC_ENABLED for good; "
+     "Cinnamon's muffin stopped syncing a window whose answer came late, HumbleUI/JWM#219)"},
+    {F_UNWAITED_AFTER_TIMEOUT, "unwaited-after-timeout", "ewmh-1.5/basic/wait-for-counter",
+     "once a request to a window times out, it still sends that window a request before each resize but no "
+     "longer waits for the answers: the next resize follows at once"},
+    {F_CONSTRAINED_CONFIGURED_TWICE, "constrained-configured-twice", "ewmh-1.5/basic/request-before-configure",
+     "a resize that WM_NORMAL_HINTS keep to another size is configured twice after its one request: first at "
+     "the size asked, then at the size they allow (the jump between the two reported of compiz in "
+     "Sonic-DE/sonic-win#43)"},
+    {F_REQUEST_WITHOUT_CONFIGURE, "request-without-configure", "ewmh-1.5/basic/request-before-configure",
+     "a resize step that WM_NORMAL_HINTS keep at the window's current size still gets a sync request, and no "
+     "ConfigureNotify follows it (kwin_x11 at the screen's edge, where GTK 4 waits for that configure and "
+     "freezes: Sonic-DE/sonic-win#43)"},
+    {F_WAIT_ANY_CHANGE, "wait-any-change", "ewmh-1.5/basic/wait-for-counter",
+     "ends its wait for an answer at any change of the counter, not when it reaches the value asked: an "
+     "extended client's odd \"update begins\" lets the next resize through (xfwm4 4.18: a delta-1 alarm, and "
+     "clientXSyncUpdateValue clears CLIENT_FLAG_XSYNC_WAITING whatever the value)"},
     {F_CRASH_DURING_PROBE, "crash-during-probe", "compositor/crash",
      "abort()s when it is about to map the 4th window since it started (its 4th MapRequest): during the "
      "probes, and every few windows after each restart"},

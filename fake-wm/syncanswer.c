@@ -36,7 +36,7 @@ void sync_apply_queue(struct win *w)
     struct configure_req q = w->queue;
     w->queued = false;
     logmsg("window %u: applying the queued configure", w->id);
-    sync_configure(w, &q, w->queue_origin, true);
+    sync_configure(w, &q, w->queue_origin, true, NULL);
 }
 
 static void counter_gone(struct win *w, xcb_sync_counter_t c)
@@ -114,8 +114,8 @@ bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev)
         if (w->waiting && ev->alarm == w->wait_alarm) {
             int64_t v = xh_sync_value(ev->counter_value);
             /* a PositiveComparison alarm fires only at >= the value: a notify below it means the
-             * counter was destroyed */
-            if (ev->state == XCB_SYNC_ALARMSTATE_DESTROYED || v < w->wait_value) {
+             * counter was destroyed (fault wait-any-change: its alarm is at any increase) */
+            if (ev->state == XCB_SYNC_ALARMSTATE_DESTROYED || (v < w->wait_value && !FAULT(WAIT_ANY_CHANGE))) {
                 alarm_destroy(w->wait_alarm);
                 w->wait_alarm = XCB_NONE;
                 counter_gone(w, w->req_counter);
@@ -126,6 +126,12 @@ bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev)
                 follow_update(w, &w->freq, v);
             else if (w->fupd.active && w->fupd.counter == w->req_counter)
                 follow_update(w, &w->fupd, v);
+            if (FAULT(WAIT_ANY_CHANGE)) {
+                logmsg("window %u: counter %u changed to %lld: the wait for %lld ends (fault wait-any-change)", w->id,
+                       w->req_counter, (long long)v, (long long)w->wait_value);
+                sync_wait_done(w, "any change");
+                return true;
+            }
             if (v >= w->wait_value && w->form == FORM_EXTENDED && (v & 1) && v < INT64_MAX) {
                 /* odd: the client began the update that answers (GTK's begin_frame sets value + 1);
                  * the answer is the even value that ends it (mutter 43.8,
@@ -157,6 +163,26 @@ bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev)
     return false;
 }
 
+/* faults unsynced-after-timeout and unsynced-after-late-answer: a request timed out, so the
+ * window's resizes get no request from now on (syncrequest.c's sync_turned_off); fault
+ * unwaited-after-timeout: they get one, never waited for (start_wait) */
+static void turn_sync_off(struct win *w)
+{
+    if (FAULT(UNWAITED_AFTER_TIMEOUT)) {
+        w->unwaited = true;
+        logmsg("window %u: its requests are no longer waited for (fault unwaited-after-timeout)", w->id);
+    }
+    if (!FAULT(UNSYNCED_AFTER_TIMEOUT) && !FAULT(UNSYNCED_AFTER_LATE_ANSWER))
+        return;
+    w->unsynced = true;
+    w->unsynced_for_good = FAULT(UNSYNCED_AFTER_LATE_ANSWER);
+    if (!counter_query(w->req_counter, &w->unsynced_value))
+        w->unsynced_value = 0;
+    logmsg("window %u: sync off for this window (fault %s)", w->id,
+           w->unsynced_for_good ? "unsynced-after-late-answer: for good"
+                                : "unsynced-after-timeout: until its counter moves from its value now");
+}
+
 void sync_check_timers(int64_t now)
 {
     for (int i = 0; i < nstack; i++) {
@@ -167,6 +193,7 @@ void sync_check_timers(int64_t now)
             logmsg("window %u: counter %u did not reach %lld after %d ms, carrying on", w->id, w->req_counter,
                    (long long)w->wait_value, opt.sync_timeout_ms);
             hostile(w, "an unanswered request");
+            turn_sync_off(w);
             sync_wait_done(w, "timeout");
         }
     }

@@ -17,8 +17,10 @@ xcb_window_t hostile_wedged_by(void);
 void hostile_window_gone(const struct win *w);
 
 /* ---- syncrequest.c ---- */
-/* a size change asked for by o (from_queue: the one queued behind the request just answered) */
-void sync_configure(struct win *w, const struct configure_req *r, enum resize_origin o, bool from_queue);
+/* a size change asked for by o (from_queue: the one queued behind the request just answered); asked:
+ * what was asked before WM_NORMAL_HINTS' limits changed it into r (NULL: they did not) */
+void sync_configure(struct win *w, const struct configure_req *r, enum resize_origin o, bool from_queue,
+                    const struct configure_req *asked);
 /* the configure a control resize with a gap held back: its time has come (sync_check_timers) */
 void sync_apply_held(struct win *w);
 /* the resize queued behind an answered request, now that nothing holds it (none: nothing) */

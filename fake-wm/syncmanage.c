@@ -237,6 +237,7 @@ void sync_manage(struct win *w)
     w->queued = false;
     w->map_after_wait = false;
     w->interactive_fresh = false;
+    w->unsynced = w->unsynced_for_good = w->unwaited = false;
 
     if (FAULT(UNSYNCED_AFTER_UNMAP) && w->forgotten) {
         logmsg("window %u: managed, form=none: it was unmapped while its sync request was unanswered and is "

@@ -98,13 +98,22 @@ static void note_requested(struct win *w, int64_t v)
         w->seen_for_request = v;
 }
 
-/* the request, then the configure (so the ConfigureNotify comes after the message) */
-static void request_and_configure(struct win *w, const struct configure_req *r, int64_t v)
+/* the request, then the configure (so the ConfigureNotify comes after the message); asked: what
+ * was asked before WM_NORMAL_HINTS' limits changed it (NULL: they did not) */
+static void request_and_configure(struct win *w, const struct configure_req *r, int64_t v,
+                                  const struct configure_req *asked)
 {
     if (FAULT(REQUEST_AFTER_CONFIGURE)) {
         wm_apply_configure(w, r);
         send_request(w, v);
         logmsg("window %u: configured before the request (fault request-after-configure)", w->id);
+    } else if (asked && FAULT(CONSTRAINED_CONFIGURED_TWICE)) {
+        send_request(w, v);
+        wm_apply_configure(w, asked);
+        logmsg("window %u: configured at the size asked, %ux%u, before the size WM_NORMAL_HINTS allow (fault "
+               "constrained-configured-twice)",
+               w->id, w->wm_w, w->wm_h);
+        wm_apply_configure(w, r);
     } else {
         send_request(w, v);
         wm_apply_configure(w, r);
@@ -173,9 +182,21 @@ static void start_wait(struct win *w, int64_t v)
         logmsg("window %u: not waiting for counter %u (fault no-wait)", w->id, w->req_counter);
         return;
     }
+    if (w->unwaited) {
+        logmsg("window %u: not waiting for counter %u to reach %lld: a request timed out before (fault "
+               "unwaited-after-timeout)",
+               w->id, w->req_counter, (long long)v);
+        return;
+    }
     w->waiting = true;
     w->wait_value = v;
     w->wait_deadline = clock_now_us() + (int64_t)opt.sync_timeout_ms * 1000;
+    int64_t now;
+    if (FAULT(WAIT_ANY_CHANGE) && counter_query(w->req_counter, &now) && now < INT64_MAX) {
+        /* xfwm4's alarm: any increase of the counter, whatever the value asked */
+        w->wait_alarm = alarm_create(w->req_counter, now + 1, XCB_SYNC_TESTTYPE_POSITIVE_COMPARISON, 0);
+        return;
+    }
     w->wait_alarm = alarm_create(w->req_counter, v, XCB_SYNC_TESTTYPE_POSITIVE_COMPARISON, 0);
 }
 
@@ -207,12 +228,36 @@ void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t 
     *ht = q && (q->mask & XCB_CONFIG_WINDOW_HEIGHT) ? q->height : w->wm_h;
 }
 
-/* why a resize from o gets no sync request (it is applied at once), or NULL: WMs that send requests
- * only in interactive resizes, and the fault of one that claims the protocol and sends none */
-static const char *why_no_request(enum resize_origin o)
+/* faults unsynced-after-timeout and unsynced-after-late-answer: is w's sync off since one of its
+ * requests timed out?  The first turns it on again once the counter has moved since (mutter's
+ * disable_sync, cleared by meta_window_x11_update_sync_request_counter); the second never does. */
+static bool sync_turned_off(struct win *w)
+{
+    if (!w->unsynced)
+        return false;
+    int64_t now;
+    if (!w->unsynced_for_good && w->req_counter != XCB_NONE && counter_query(w->req_counter, &now) &&
+        now != w->unsynced_value) {
+        w->unsynced = false;
+        logmsg("window %u: counter %u moved from %lld to %lld since the timeout: sync requests again (fault "
+               "unsynced-after-timeout)",
+               w->id, w->req_counter, (long long)w->unsynced_value, (long long)now);
+        return false;
+    }
+    return true;
+}
+
+/* why a resize of w from o gets no sync request (it is applied at once), or NULL: WMs that send
+ * requests only in interactive resizes, and the faults of one that claims the protocol and sends
+ * none, or stops sending them */
+static const char *why_no_request(struct win *w, enum resize_origin o)
 {
     if (FAULT(ADVERTISES_SYNC_SENDS_NONE))
         return "fault advertises-sync-sends-none: no requests at all";
+    if (sync_turned_off(w))
+        return w->unsynced_for_good ? "fault unsynced-after-late-answer: no requests since one timed out"
+                                    : "fault unsynced-after-timeout: no requests since one timed out, until the "
+                                      "counter moves";
     if (o != ORIGIN_CLIENT)
         return NULL; /* the variants refuse the interactive resizes they do not do (moveresize.c) */
     if (VARIANT(KEYBOARD_ONLY))
@@ -266,6 +311,23 @@ void sync_interactive_started(struct win *w)
     w->interactive_fresh = true;
 }
 
+/* fault request-without-configure: a step that WM_NORMAL_HINTS keep at w's size still gets a request,
+ * waited for, and no configure follows it */
+static bool lone_request(struct win *w, const struct configure_req *asked, enum resize_origin o)
+{
+    if (!FAULT(REQUEST_WITHOUT_CONFIGURE) || !asked || w->form == FORM_NONE || w->waiting || !is_resize(w, asked) ||
+        why_no_request(w, o))
+        return false;
+    int64_t v = next_value(w);
+    send_request(w, v);
+    note_requested(w, v);
+    start_wait(w, v);
+    logmsg("window %u: resize kept at %ux%u by WM_NORMAL_HINTS: sync request %lld without a configure (fault "
+           "request-without-configure)",
+           w->id, w->wm_w, w->wm_h, (long long)v);
+    return true;
+}
+
 /* variant drop-steps (xfwm4): a step of an interactive resize made while a request is unanswered is
  * dropped, not queued; a client's own ConfigureRequest is always queued (it is the client's wish) */
 static bool drops_step(const struct win *w, const struct configure_req *r, enum resize_origin o)
@@ -278,15 +340,18 @@ static bool drops_step(const struct win *w, const struct configure_req *r, enum 
     return true;
 }
 
-void sync_configure(struct win *w, const struct configure_req *r, enum resize_origin o, bool from_queue)
+void sync_configure(struct win *w, const struct configure_req *r, enum resize_origin o, bool from_queue,
+                    const struct configure_req *asked)
 {
     if (w->form == FORM_NONE || !is_resize(w, r)) {
+        if (lone_request(w, asked, o))
+            return;
         wm_apply_configure(w, r);
         if (w->form != FORM_NONE)
             logv("window %u: ConfigureRequest without a size change applied at once", w->id);
         return;
     }
-    const char *without = why_no_request(o);
+    const char *without = why_no_request(w, o);
     if (without) {
         wm_apply_configure(w, r);
         logmsg("window %u: resize to %ux%u applied at once without a sync request (%s)", w->id, w->wm_w, w->wm_h,
@@ -311,7 +376,7 @@ void sync_configure(struct win *w, const struct configure_req *r, enum resize_or
     int64_t v = next_value(w);
     bool unwaited = !unserialised && configure_before_answer(w, o);
     bool show_now = !unserialised && !unwaited && show_before_configure(w);
-    request_and_configure(w, r, v);
+    request_and_configure(w, r, v, asked);
     if (unserialised) {
         logmsg("window %u: not waiting for request %lld (variant configure-unserialised)", w->id, (long long)v);
         return;
@@ -327,8 +392,8 @@ void sync_configure(struct win *w, const struct configure_req *r, enum resize_or
 void sync_configure_request(struct win *w, const struct configure_req *r, enum resize_origin o)
 {
     struct configure_req given = *r;
-    size_limits_apply(w, &given, o);
-    sync_configure(w, &given, o, false);
+    bool constrained = size_limits_apply(w, &given, o);
+    sync_configure(w, &given, o, false, constrained ? r : NULL);
 }
 
 void sync_forced_configure(struct win *w, const struct configure_req *r)
@@ -343,7 +408,7 @@ void sync_forced_configure(struct win *w, const struct configure_req *r)
     }
     int64_t v = next_value(w);
     bool show_now = show_before_configure(w);
-    request_and_configure(w, r, v);
+    request_and_configure(w, r, v, NULL);
     start_wait(w, v);
     freeze_picture(w, show_now);
 }
@@ -360,10 +425,10 @@ void sync_configure_after_gap(struct win *w, const struct configure_req *r, int 
                       : w->waiting               ? "a request is unanswered"
                       : w->configure_held        ? "a configure is held already"
                       : !is_resize(w, r)         ? "the size does not change"
-                      : why_no_request(ORIGIN_KEYBOARD);
+                      : why_no_request(w, ORIGIN_KEYBOARD);
     if (why) {
         logmsg("window %u: control: resize without the gap (%s)", w->id, why);
-        sync_configure(w, r, ORIGIN_KEYBOARD, false);
+        sync_configure(w, r, ORIGIN_KEYBOARD, false, NULL);
         return;
     }
     int64_t v = next_value(w);

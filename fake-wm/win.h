@@ -88,6 +88,12 @@ struct win {
     bool interactive_fresh;   /* an interactive resize began and has sent no request yet */
     bool map_after_wait;      /* sync-at-map: MapWindow once the wait ends */
     bool forgotten;           /* unmapped while a request was unanswered (fault unsynced-after-unmap) */
+    /* faults unsynced-after-timeout / -late-answer: its resizes get no request (until the counter
+     * moves off unsynced_value, or for good) */
+    bool unsynced;
+    bool unsynced_for_good;
+    int64_t unsynced_value;
+    bool unwaited;            /* fault unwaited-after-timeout: its requests are no longer waited for */
     struct follow freq;       /* extended: follows req_counter */
     struct follow fupd;       /* extended: follows the update counter (counter2) */
 
