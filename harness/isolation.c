@@ -33,17 +33,6 @@ static char *entry(const char *name, const char *fmt, const char *a, const char 
     return strdup(line);
 }
 
-/* Waits up to ms for the bus to exit, so that a bus that closed its pipe is described by its exit. */
-static void await_exit(struct proc *p, int ms)
-{
-    int64_t deadline = clock_now_us() + (int64_t)ms * 1000;
-    while (!p->exited && clock_now_us() < deadline) {
-        struct pollfd s = {.fd = proc_signal_fd(), .events = POLLIN};
-        poll(&s, 1, ms);
-        proc_handle_signals();
-    }
-}
-
 /* Reads the address dbus-daemon prints (--print-address=FD) once it listens; -1 with err. */
 static int read_address(struct isolation *iso, int rfd, int64_t deadline, char *out, size_t len, char *err,
                         size_t errlen)
@@ -53,7 +42,7 @@ static int read_address(struct isolation *iso, int rfd, int64_t deadline, char *
     out[0] = 0;
     while (!memchr(out, '\n', got)) {
         if (eof)
-            await_exit(iso->bus, 1000);
+            proc_await_exit(iso->bus, 1000);
         int64_t left = (deadline - clock_now_us()) / 1000;
         if (eof || left <= 0 || iso->bus->exited || proc_interrupted()) {
             char how[128] = "closed its address pipe";

@@ -72,9 +72,9 @@ int probes_order(struct testcase **probes, int n, char *err, size_t errlen)
     return 0;
 }
 
-/* An attempt that is not the last keeps its logs as FEATURE.attempt-N.*, so the feature's own
- * logs are those of the attempt that decided it. */
-static void keep_attempt_logs(const char *log_dir, const char *feature, int attempt)
+/* Renames every FEATURE.* log of a probe run (its log, screenshot, clients' logs) to
+ * FEATURE<mark>.*, leaving those of earlier runs (already marked) alone. */
+static void set_aside_logs(const char *log_dir, const char *feature, const char *mark)
 {
     DIR *d = opendir(log_dir);
     if (!d)
@@ -87,10 +87,19 @@ static void keep_attempt_logs(const char *log_dir, const char *feature, int atte
             continue;
         char from[4096], to[4096];
         snprintf(from, sizeof from, "%s/%s", log_dir, e->d_name);
-        snprintf(to, sizeof to, "%s/%s.attempt-%d%s", log_dir, feature, attempt, e->d_name + len);
+        snprintf(to, sizeof to, "%s/%s%s%s", log_dir, feature, mark, e->d_name + len);
         rename(from, to);
     }
     closedir(d);
+}
+
+/* An attempt that is not the last keeps its logs as FEATURE.attempt-N.*, so the feature's own
+ * logs are those of the attempt that decided it. */
+static void keep_attempt_logs(const char *log_dir, const char *feature, int attempt)
+{
+    char mark[32];
+    snprintf(mark, sizeof mark, ".attempt-%d", attempt);
+    set_aside_logs(log_dir, feature, mark);
 }
 
 struct probe_ctx {
@@ -166,21 +175,7 @@ static void set_selection_features(struct features *fs, const struct compositor 
  * PREFIX.crashed.* (the re-probe writes the feature's own), and the crash's reason names them so. */
 static void keep_crashed_logs(const char *log_dir, const char *feature, struct result *crash)
 {
-    DIR *d = opendir(log_dir);
-    if (!d)
-        return;
-    size_t len = strlen(feature);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (strncmp(e->d_name, feature, len) || e->d_name[len] != '.' || strstr(e->d_name, ".attempt-") ||
-            strstr(e->d_name, ".crashed."))
-            continue;
-        char from[4096], to[4096];
-        snprintf(from, sizeof from, "%s/%s", log_dir, e->d_name);
-        snprintf(to, sizeof to, "%s/%s.crashed%s", log_dir, feature, e->d_name + len);
-        rename(from, to);
-    }
-    closedir(d);
+    set_aside_logs(log_dir, feature, ".crashed");
     char was[4096], now[4200], text[sizeof crash->reason];
     snprintf(was, sizeof was, "%s/%s.", log_dir, feature);
     snprintf(now, sizeof now, "%s/%s.crashed.", log_dir, feature);

@@ -513,3 +513,13 @@ bool proc_is_stopped(const struct proc *p)
     struct pinfo pi;
     return p && !p->exited && read_stat(p->pid, &pi) && (pi.state == 'T' || pi.state == 't');
 }
+
+void proc_await_exit(struct proc *p, int ms)
+{
+    int64_t deadline = clock_now_us() + (int64_t)ms * 1000;
+    while (!p->exited && clock_now_us() < deadline) {
+        struct pollfd s = {.fd = proc_signal_fd(), .events = POLLIN};
+        poll(&s, 1, ms);
+        proc_handle_signals();
+    }
+}

@@ -40,6 +40,9 @@ int proc_init(const char *cleanup_dir);
 int proc_signal_fd(void);
 /* Reads pending signals: reaps children, records interrupts.  Returns true if something exited. */
 bool proc_handle_signals(void);
+/* Waits up to ms for p to exit (reaping as it goes), so that a process that closed its pipe or
+ * its socket can be described by how it ended rather than guessed at. */
+void proc_await_exit(struct proc *p, int ms);
 /* The signal that interrupted the run (SIGINT, SIGTERM, SIGHUP) or 0. */
 int proc_interrupted(void);
 

@@ -68,17 +68,6 @@ void file_tail(const char *path, int max_lines, char *out, size_t outlen)
     snprintf(out, outlen, "%s", p);
 }
 
-/* Waits up to ms for p to exit (reaping), so a dead server can be described, not guessed at. */
-static void await_exit(struct proc *p, int ms)
-{
-    int64_t deadline = clock_now_us() + (int64_t)ms * 1000;
-    while (!p->exited && clock_now_us() < deadline) {
-        struct pollfd s = {.fd = proc_signal_fd(), .events = POLLIN};
-        poll(&s, 1, ms);
-        proc_handle_signals();
-    }
-}
-
 /* Reads the display number Xvfb writes to -displayfd, or fails at the deadline or its exit. */
 static int read_display_number(struct xserver *x, int rfd, int64_t deadline, char *err, size_t errlen)
 {
@@ -88,7 +77,7 @@ static int read_display_number(struct xserver *x, int rfd, int64_t deadline, cha
     while (!(got && memchr(buf, '\n', got))) {
         int64_t left = (deadline - clock_now_us()) / 1000;
         if (eof)
-            await_exit(x->proc, 1000);
+            proc_await_exit(x->proc, 1000);
         if (eof || left <= 0 || x->proc->exited || proc_interrupted()) {
             char tail[1500], how[128];
             file_tail(x->log_path, 8, tail, sizeof tail);
