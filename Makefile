@@ -22,14 +22,14 @@ COMMON_SRC   := $(wildcard common/*.c)
 COMMON_X     := common/xhelpers.c
 HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(COMMON_SRC)
 HARNESS_OBJ  := $(HARNESS_SRC:.c=.o)
-SCRIPTED_SRC := $(wildcard scripted-client/*.c) $(COMMON_X)
+SCRIPTED_SRC := $(wildcard fake-clients/scripted-client/*.c) $(COMMON_X)
 WM_SRC       := $(wildcard fake-wm/*.c) $(COMMON_X) common/terms.c
 OBSERVER_SRC := $(wildcard app-observer/*.c) $(COMMON_X)
-MODEL_APP_SRC := $(wildcard model-app/*.c) $(COMMON_X)
+MODEL_APP_SRC := $(wildcard fake-clients/model-app/*.c) $(COMMON_X)
 UNIT_SRC     := $(wildcard harness/tests/test_*.c)
 UNIT_BIN     := $(UNIT_SRC:.c=)
 
-BINS = harness/framesync-harness scripted-client/scripted-client fake-wm/fake-wm app-observer/app-observer model-app/model-app
+BINS = harness/framesync-harness fake-clients/scripted-client/scripted-client fake-wm/fake-wm app-observer/app-observer fake-clients/model-app/model-app
 BENCH_BIN := bench/framesync-bench
 
 # helpers of the compositors that bring their own X server (compositors/README.md): KWin's screen
@@ -49,13 +49,13 @@ tools/mutter-screencast: tools/mutter-screencast.c
 tools/nosetuid0.so: tools/nosetuid0.c
 	$(CC) $(CFLAGS) -shared -fPIC -o $@ $<
 
-%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h scripted-client/*.h app-observer/*.h)
+%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/scripted-client/*.h app-observer/*.h)
 	$(CC) $(CFLAGS) $(X_CFLAGS) -c -o $@ $<
 
 harness/framesync-harness: harness/main.o $(HARNESS_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 
-scripted-client/scripted-client: $(SCRIPTED_SRC:.c=.o)
+fake-clients/scripted-client/scripted-client: $(SCRIPTED_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 
 fake-wm/fake-wm: $(WM_SRC:.c=.o)
@@ -66,7 +66,7 @@ app-observer/app-observer: $(OBSERVER_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 
 # the self-driven application the client cases are proven with (tests/client_selftest.py)
-model-app/model-app: $(MODEL_APP_SRC:.c=.o)
+fake-clients/model-app/model-app: $(MODEL_APP_SRC:.c=.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
 
 harness/tests/test_%: harness/tests/test_%.o $(HARNESS_OBJ)
@@ -148,14 +148,14 @@ ASAN_OUT   ?= /tmp/fs-asan-results
 ASAN_FLAGS ?= --timeout-scale 2
 ASAN_BINS  := $(BINS:%=$(ASAN_DIR)/%)
 
-$(ASAN_DIR)/%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h scripted-client/*.h app-observer/*.h)
+$(ASAN_DIR)/%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/scripted-client/*.h app-observer/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -O1 $(SAN_FLAGS) $(X_CFLAGS) -c -o $@ $<
 
 $(ASAN_DIR)/harness/framesync-harness: $(ASAN_DIR)/harness/main.o $(HARNESS_OBJ:%=$(ASAN_DIR)/%)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
 
-$(ASAN_DIR)/scripted-client/scripted-client: $(SCRIPTED_SRC:%.c=$(ASAN_DIR)/%.o)
+$(ASAN_DIR)/fake-clients/scripted-client/scripted-client: $(SCRIPTED_SRC:%.c=$(ASAN_DIR)/%.o)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
 
 $(ASAN_DIR)/fake-wm/fake-wm: $(WM_SRC:%.c=$(ASAN_DIR)/%.o)
@@ -164,7 +164,7 @@ $(ASAN_DIR)/fake-wm/fake-wm: $(WM_SRC:%.c=$(ASAN_DIR)/%.o)
 $(ASAN_DIR)/app-observer/app-observer: $(OBSERVER_SRC:%.c=$(ASAN_DIR)/%.o)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
 
-$(ASAN_DIR)/model-app/model-app: $(MODEL_APP_SRC:%.c=$(ASAN_DIR)/%.o)
+$(ASAN_DIR)/fake-clients/model-app/model-app: $(MODEL_APP_SRC:%.c=$(ASAN_DIR)/%.o)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
 
 asan: $(ASAN_BINS)
@@ -177,7 +177,7 @@ asan: $(ASAN_BINS)
 	  ASAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/asan:detect_leaks=1:abort_on_error=0 \
 	  UBSAN_OPTIONS=log_path=$(CURDIR)/$(ASAN_DIR)/logs/ubsan:print_stacktrace=1 FRAMESYNC_CLIENT_ANIMATES=forever \
 	  $(ASAN_DIR)/harness/framesync-harness --cases $(CURDIR)/cases --out $(ASAN_OUT)-client $(ASAN_FLAGS) \
-	    --client "$(CURDIR)/$(ASAN_DIR)/model-app/model-app --fences 2" > $(ASAN_DIR)/client.tap 2>&1 || rc=$$?; \
+	    --client "$(CURDIR)/$(ASAN_DIR)/fake-clients/model-app/model-app --fences 2" > $(ASAN_DIR)/client.tap 2>&1 || rc=$$?; \
 	  tail -1 $(ASAN_DIR)/client.tap; echo "asan: the client cases (app-observer, model-app) exited $$rc"; \
 	  if ls $(ASAN_DIR)/logs/* >/dev/null 2>&1; then \
 	    for f in $(ASAN_DIR)/logs/*; do echo "== $$f"; head -40 $$f; done; \
@@ -238,7 +238,7 @@ matrix: all
 
 clean:
 	rm -rf build
-	rm -f $(BINS) $(BENCH_BIN) $(TOOLS) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o scripted-client/*.o fake-wm/*.o app-observer/*.o model-app/*.o
+	rm -f $(BINS) $(BENCH_BIN) $(TOOLS) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o fake-clients/scripted-client/*.o fake-wm/*.o app-observer/*.o fake-clients/model-app/*.o
 
 .PHONY: all unit selftest client-selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress bench-check bench-check-compositors
 .SECONDARY:

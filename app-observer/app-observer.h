@@ -1,5 +1,5 @@
 /* app-observer: observes a real application (the client under test) for the client side of the
- * suite, and reports what it does in the scripted client's record language (scripted-client/PROTOCOL.md
+ * suite, and reports what it does in the scripted client's record language (fake-clients/scripted-client/PROTOCOL.md
  * "Records"), so that cases read it with `wait A KIND ...` like any scripted client's records.
  * See app-observer/README.md. */
 #ifndef FRAMESYNC_APP_OBSERVER_H

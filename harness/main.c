@@ -77,7 +77,7 @@ static int prepare(struct run *r)
     }
     snprintf(r->wm_log, sizeof r->wm_log, "%s/logs/compositor.log", o->out_dir);
     unlink(r->wm_log);
-    snprintf(r->client_binary, sizeof r->client_binary, "%s/scripted-client/scripted-client", o->root);
+    snprintf(r->client_binary, sizeof r->client_binary, "%s/fake-clients/scripted-client/scripted-client", o->root);
     if (access(r->client_binary, X_OK) < 0) {
         fprintf(stderr, "framesync: the scripted client %s is missing: run make\n", r->client_binary);
         return -1;

@@ -74,7 +74,7 @@ static int resize_command(struct ctx *c, const struct step *st, const char *line
         return 0;
     }
     /* a WM that syncs this kind of resize is expected to send a request: the client keeps
-     * stepping past a bare size change (scripted-client/resize.c) */
+     * stepping past a bare size change (fake-clients/scripted-client/resize.c) */
     char feature[48];
     snprintf(feature, sizeof feature, "trigger-%s", trigger);
     const struct feature *synced = fs ? features_get((struct features *)fs, feature) : NULL;

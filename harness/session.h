@@ -1,4 +1,4 @@
-/* One case's live state: its fake clients (driven over pipes, see scripted-client/PROTOCOL.md),
+/* One case's live state: its fake clients (driven over pipes, see fake-clients/scripted-client/PROTOCOL.md),
  * the timeline their reports go into, the records bound by `as`, and the cursors that make each
  * `wait` take the next record of its kind. */
 #ifndef FRAMESYNC_SESSION_H

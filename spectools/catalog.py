@@ -242,7 +242,7 @@ def faults_by_clause(root):
     """{clause: [(fault, clause, what, who)]}, [notes on absent fault lists]"""
     out, notes = {}, []
     for binary, who in ((os.path.join(root, "fake-wm", "fake-wm"), "fake-wm"),
-                        (os.path.join(root, "model-app", "model-app"), "model-app")):
+                        (os.path.join(root, "fake-clients", "model-app", "model-app"), "model-app")):
         faults, why = list_faults(binary, who)
         if why:
             notes.append(why)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The proof that the client cases (cases/client/) are true both ways, against model-app, the
-self-driven application of model-app/model-app.c, as the client under test (--client):
+self-driven application of fake-clients/model-app/model-app.c, as the client under test (--client):
 
   * it does not fail wrongly: the correct model-app, in the extended form with fences, passes
     every client case in every profile, and in the basic form it passes the basic cases and the
@@ -30,7 +30,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
-APP = os.path.join(ROOT, "model-app", "model-app")
+APP = os.path.join(ROOT, "fake-clients", "model-app", "model-app")
 LINE_RE = re.compile(r"^(not )?ok \d+ - (\S+) \[([^\]]+)\](?: # (SKIP|UNRESOLVED))?")
 
 # fault -> (profiles, --filter, the cases [case, profile] that must FAIL, the clause they break (or
