@@ -20,6 +20,7 @@ Usage: tests/client_selftest.py [--keep DIR] [--correct] [--variant V]... [--fau
   the cases it matches, e.g. a new case's)
 """
 import argparse
+import concurrent.futures
 import os
 import re
 import shutil
@@ -217,6 +218,66 @@ def clauses_failed(out):
     return {f.get("clause") for f in doc.get("findings", [])}
 
 
+def correct_run(base, args, label, app_args, profiles, filt, animates):
+    """-> (the line printed, the problems): a correct model-app gives no FAIL and no UNRESOLVED"""
+    filt = args.filter or filt
+    out = os.path.join(base, "correct-" + "-".join(app_args[-2:]))
+    verdicts, rc, secs = run(app_args, out, profiles, filt, animates)
+    bad = sorted(k for k, v in verdicts.items() if v in ("FAIL", "UNRESOLVED"))
+    counts = {v: sum(1 for x in verdicts.values() if x == v) for v in ("PASS", "SKIP", "FAIL", "UNRESOLVED")}
+    line = "%-32s %3d PASS %3d SKIP %3d FAIL %3d UNRESOLVED  (%.0f s)" % (
+        label, counts["PASS"], counts["SKIP"], counts["FAIL"], counts["UNRESOLVED"], secs)
+    if bad or (not verdicts and not args.filter) or rc >= 2:
+        return [line], ["%s: %s" % (label, ", ".join(bad) or "no results (exit %d)" % rc)]
+    return [line], []
+
+
+def variant_run(base, args, variant, allowed):
+    """-> (the line printed, the problems): a variant the texts allow gives no FAIL, no UNRESOLVED"""
+    profiles, filt, animates = (allowed + ("forever",))[:3] if isinstance(allowed, tuple) else (
+        allowed, None, "forever")
+    filt = args.filter or filt
+    out = os.path.join(base, "variant-" + variant)
+    verdicts, rc, secs = run(["--fences", "2", "--variant", variant], out, profiles, filt, animates)
+    bad = sorted(k for k, v in verdicts.items() if v in ("FAIL", "UNRESOLVED"))
+    line = "%-32s %3d PASS %3d SKIP, %s  (%.0f s)" % (
+        "variant " + variant, sum(1 for v in verdicts.values() if v == "PASS"),
+        sum(1 for v in verdicts.values() if v == "SKIP"), "FAIL/UNRESOLVED: " + ", ".join(bad) if bad else "no FAIL",
+        secs)
+    if bad or (not verdicts and not args.filter) or rc >= 2:
+        return [line], ["variant %s: %s" % (variant, ", ".join(bad) or "no results (exit %d)" % rc)]
+    return [line], []
+
+
+def fault_run(base, fault, spec):
+    """-> (the lines printed, the problems, the flakes): the fault's cases FAIL under its clause,
+    with up to FAULT_RERUNS re-runs of a miss"""
+    profiles, filt, must, clause, *more = spec
+    extra = more[0] if more else {}
+    lines = []
+    for attempt in range(1 + FAULT_RERUNS):
+        out = os.path.join(base, "fault-%s-%d" % (re.sub(r"[^a-z0-9-]+", "-", fault), attempt))
+        verdicts, rc, secs = run(["--fences", "2", "--fault", extra.get("fault", fault)] + extra.get("args", []),
+                                 out, profiles, filt, extra.get("animates", "forever"))
+        caught = sorted(k for k, v in verdicts.items() if v == "FAIL")
+        missing = [c for c in must if verdicts.get(c) != "FAIL"]
+        missing += ["%s (must SKIP)" % c for c in extra.get("skip", []) if verdicts.get(c) != "SKIP"]
+        missing += ["%s (must PASS)" % c for c in extra.get("pass", []) if verdicts.get(c) != "PASS"]
+        lines.append("%-22s %-46s %.0f s" % (fault, ", ".join(caught) or "NOT CAUGHT", secs))
+        if not missing:
+            break
+        miss = "fault %s: not caught by %s (verdicts: %s; %s)" % (
+            fault, ", ".join(missing), ", ".join("%s=%s" % kv for kv in sorted(verdicts.items())),
+            skip_reasons(out, [c.split(" (must")[0] for c in missing]))
+        lines.append("  " + miss)
+    if missing:
+        return lines, [miss], []
+    filed = clauses_failed(out)
+    problems = ["fault %s: no FAIL filed under %s" % (fault, c)
+                for c in (clause if isinstance(clause, tuple) else (clause,)) if c not in filed]
+    return lines, problems, [miss] if attempt else []
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--keep", help="keep the runs' output folders here")
@@ -224,75 +285,37 @@ def main():
     ap.add_argument("--variant", action="append", choices=sorted(VARIANTS), help="only these variants")
     ap.add_argument("--fault", action="append", choices=sorted(FAULTS), help="only these faults")
     ap.add_argument("--filter", help="run the correct and variant runs only on the cases this matches")
+    # each run mostly waits (for the application's frames and the cases' deadlines): several
+    # runs a core, as tests/selftest.py does
+    ap.add_argument("--jobs", type=int, default=5 * (os.cpu_count() or 2), help="runs at a time")
     args = ap.parse_args()
     selecting = args.correct or args.variant or args.fault
     base = args.keep or tempfile.mkdtemp(prefix="fs-client-selftest-")
-    problems = []
-    # it does not fail wrongly
-    for label, app_args, profiles, filt, animates in (
-            ("correct, extended, 2 fences", ["--fences", "2"], None, None, "forever"),
-            ("correct, basic form", ["--form", "basic"], "ewmh-1.5,de-facto", None, "no"),
-            # animates, then still: the answer cases in both states, and drawn-wait on a client
-            # whose last update may be the one it judges
-            ("correct, animates 1.5 s", ["--fences", "2", "--animate-ms", "1500"], "ewmh-1.5,de-facto",
-             "client/(answer-|drawn-wait)", "once")):
-        if selecting and not args.correct:
-            continue
-        filt = args.filter or filt
-        out = os.path.join(base, "correct-" + "-".join(app_args[-2:]))
-        verdicts, rc, secs = run(app_args, out, profiles, filt, animates)
-        bad = sorted(k for k, v in verdicts.items() if v in ("FAIL", "UNRESOLVED"))
-        counts = {v: sum(1 for x in verdicts.values() if x == v) for v in ("PASS", "SKIP", "FAIL", "UNRESOLVED")}
-        print("%-32s %3d PASS %3d SKIP %3d FAIL %3d UNRESOLVED  (%.0f s)" % (
-            label, counts["PASS"], counts["SKIP"], counts["FAIL"], counts["UNRESOLVED"], secs))
-        if bad or (not verdicts and not args.filter) or rc >= 2:
-            problems.append("%s: %s" % (label, ", ".join(bad) or "no results (exit %d)" % rc))
-    for variant, allowed in VARIANTS.items():
-        if selecting and variant not in (args.variant or []):
-            continue
-        profiles, filt, animates = (allowed + ("forever",))[:3] if isinstance(allowed, tuple) else (
-            allowed, None, "forever")
-        filt = args.filter or filt
-        out = os.path.join(base, "variant-" + variant)
-        verdicts, rc, secs = run(["--fences", "2", "--variant", variant], out, profiles, filt, animates)
-        bad = sorted(k for k, v in verdicts.items() if v in ("FAIL", "UNRESOLVED"))
-        print("%-32s %3d PASS %3d SKIP, %s  (%.0f s)" % (
-            "variant " + variant, sum(1 for v in verdicts.values() if v == "PASS"),
-            sum(1 for v in verdicts.values() if v == "SKIP"), "FAIL/UNRESOLVED: " + ", ".join(bad) if bad else "no FAIL",
-            secs))
-        if bad or (not verdicts and not args.filter) or rc >= 2:
-            problems.append("variant %s: %s" % (variant, ", ".join(bad) or "no results (exit %d)" % rc))
-    # it can fail
-    print("\n%-22s %-46s %s" % ("fault", "caught by (FAIL)", "time"))
-    flakes = []
-    for fault, (profiles, filt, must, clause, *more) in FAULTS.items():
-        if selecting and fault not in (args.fault or []):
-            continue
-        extra = more[0] if more else {}
-        for attempt in range(1 + FAULT_RERUNS):
-            out = os.path.join(base, "fault-%s-%d" % (re.sub(r"[^a-z0-9-]+", "-", fault), attempt))
-            verdicts, rc, secs = run(["--fences", "2", "--fault", extra.get("fault", fault)] + extra.get("args", []),
-                                     out, profiles, filt, extra.get("animates", "forever"))
-            caught = sorted(k for k, v in verdicts.items() if v == "FAIL")
-            missing = [c for c in must if verdicts.get(c) != "FAIL"]
-            missing += ["%s (must SKIP)" % c for c in extra.get("skip", []) if verdicts.get(c) != "SKIP"]
-            missing += ["%s (must PASS)" % c for c in extra.get("pass", []) if verdicts.get(c) != "PASS"]
-            print("%-22s %-46s %.0f s" % (fault, ", ".join(caught) or "NOT CAUGHT", secs))
-            if not missing:
-                break
-            miss = "fault %s: not caught by %s (verdicts: %s; %s)" % (
-                fault, ", ".join(missing), ", ".join("%s=%s" % kv for kv in sorted(verdicts.items())),
-                skip_reasons(out, [c.split(" (must")[0] for c in missing]))
-            print("  " + miss)
-        if missing:
-            problems.append(miss)
-            continue
-        if attempt:
-            flakes.append(miss)
-        filed = clauses_failed(out)
-        for c in (clause if isinstance(clause, tuple) else (clause,)):
-            if c not in filed:
-                problems.append("fault %s: no FAIL filed under %s" % (fault, c))
+    problems, flakes = [], []
+    correct = [] if selecting and not args.correct else [
+        ("correct, extended, 2 fences", ["--fences", "2"], None, None, "forever"),
+        ("correct, basic form", ["--form", "basic"], "ewmh-1.5,de-facto", None, "no"),
+        # animates, then still: the answer cases in both states, and drawn-wait on a client
+        # whose last update may be the one it judges
+        ("correct, animates 1.5 s", ["--fences", "2", "--animate-ms", "1500"], "ewmh-1.5,de-facto",
+         "client/(answer-|drawn-wait)", "once")]
+    variants = [(v, a) for v, a in VARIANTS.items() if not selecting or v in (args.variant or [])]
+    faults = [(f, spec) for f, spec in FAULTS.items() if not selecting or f in (args.fault or [])]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        # it does not fail wrongly, and it can fail: all submitted at once, printed in order
+        cfut = [pool.submit(correct_run, base, args, *c) for c in correct]
+        vfut = [pool.submit(variant_run, base, args, *v) for v in variants]
+        ffut = [pool.submit(fault_run, base, *f) for f in faults]
+        for fut in cfut + vfut:
+            lines, bad = fut.result()
+            print("\n".join(lines))
+            problems += bad
+        print("\n%-22s %-46s %s" % ("fault", "caught by (FAIL)", "time"))
+        for fut in ffut:
+            lines, bad, flaky = fut.result()
+            print("\n".join(lines))
+            problems += bad
+            flakes += flaky
     if flakes:
         print("\nFLAKES: faults caught only on a re-run (each a timing the suite should not depend on):\n  - "
               + "\n  - ".join(flakes))

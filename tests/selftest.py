@@ -293,13 +293,17 @@ def judge_fault(name, clause, results, collateral):
 
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    # fault runs mostly wait out deadlines that the fault makes expire: twice the cores
-    ap.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 2))
+    # a run mostly waits (the cases' deadlines, the frames of fake-wm and the clients): measured
+    # on 2 cores, the harness and all it starts use 4 s of CPU in a 50 s reference run
+    ap.add_argument("--jobs", type=int, default=5 * (os.cpu_count() or 2))
     ap.add_argument("--fault", action="append", help="only these faults")
     ap.add_argument("--variant", action="append", help="only these variants (with --fault: only those)")
     ap.add_argument("--absence", action="append", help="only these rows of the absence matrix (a fault's name, "
                     "timeout-0.5s, timeout-2s, timeout-10s)")
     ap.add_argument("--keep", help="keep every run's results under DIR")
+    ap.add_argument("--whole", action="store_true",
+                    help="run every fault against the whole suite, not only the cases that name its clause or "
+                         "its collateral: also finds a fault that breaks a case it does not say (make selftest-whole)")
     return ap.parse_args()
 
 
@@ -323,6 +327,7 @@ class SelfTest:
         self.reference_skips = set()
         self.selecting = bool(args.fault or args.variant or args.absence)
         self.shown_failing = set()
+        self.case_clauses = {case: {clause} for case, clause in self.cases.items()}  # id -> every clause it names
 
     def reference(self):
         """1. the reference passes every case in every profile"""
@@ -332,6 +337,8 @@ class SelfTest:
         bad = [c for c in res["cases"] if c["verdict"] not in ("PASS", "SKIP")]
         skips = [c for c in res["cases"] if c["verdict"] == "SKIP"]
         self.reference_skips = {(c["id"], c["profile"]) for c in skips}
+        for c in res["cases"]:
+            self.case_clauses.setdefault(c["id"], set()).update(c["clauses"])
         print("reference fake-wm: %d cases in %.1f s, %d not passing, %d skipped"
               % (len(res["cases"]), wall, len(bad), len(skips)))
         for c in skips:
@@ -348,7 +355,7 @@ class SelfTest:
         profiles = [p for p in PROFILES if p in self.catalog.get(clause, PROFILES)]
         wm = "exec %s --profile {profile} --inject %s" % (shlex.quote(FAKE_WM), name)
         out = os.path.join(self.work, "fault-" + name)
-        rc, res, wall, output = run_suite(out, wm, profiles)
+        rc, res, wall, output = run_suite(out, wm, profiles, None if self.args.whole else self.fault_targets(fault))
         judged = judge_fault(name, clause, res, self.collateral)
         flaky = rerun_passing(out, wm, judged[1])
         return fault, (rc, res, wall, output), judged, flaky
@@ -380,27 +387,49 @@ class SelfTest:
                                  for g in stale)
         return name, clause, status, caught, wall
 
+    def fault_targets(self, fault):
+        """The cases a fault's run needs: those that name its clause (the only ones that can catch
+        it: a check files its failure under one of its case's clauses) and those fault-collateral
+        says it breaks too (so a stale entry is still found).  Only --whole runs every case, and
+        so also finds a failure of a case that names neither (the fault breaks more than it says)."""
+        name, clause, _ = fault
+        globs = [g for g, _ in self.collateral.get(name, [])]
+        return sorted(case for case, clauses in self.case_clauses.items()
+                      if clause in clauses or any(fnmatch.fnmatch(case, g) for g in globs))
+
     # ---- 3. every variant (behaviour the texts allow), in every profile, exactly as a user runs a
-    # compositor: no option but --wm, so readiness and features are worked out by the harness
-    def one_variant(self, variant):
+    # compositor: no option but --wm, so readiness and features are worked out by the harness.  A
+    # profile a run (the harness starts the compositor anew for each profile anyway): three short
+    # runs spread over the jobs better than one long one
+    def one_variant(self, variant, profile):
         name = variant[0]
         wm = "exec %s --profile {profile} --variant %s" % (shlex.quote(FAKE_WM), name)
-        out = os.path.join(self.work, "variant-" + name)
-        rc, res, wall, output = run_suite(out, wm)
+        out = os.path.join(self.work, "variant-%s-%s" % (name, profile))
+        rc, res, wall, output = run_suite(out, wm, [profile])
         bad = [c for c in res["cases"] if c["verdict"] in ("FAIL", "UNRESOLVED")]
         flaky = rerun_passing(out, wm, bad)
-        wrong = feature_mismatches(name, read_features(os.path.join(out, "features.tsv")))
-        return variant, (rc, res, wall, output), [c for c in bad if c not in flaky], flaky, wrong
+        features = read_features(os.path.join(out, "features.tsv"))
+        return rc, res["cases"], wall, output, [c for c in bad if c not in flaky], flaky, features
 
-    def variant_row(self, result):
-        (name, _, like), (rc, res, wall, output), bad, flaky, wrong = result
+    def variant_row(self, variant, shards):
+        """the variant's row from its runs, one a profile"""
+        name, _, like = variant
+        cases, bad, flaky, features, wall, problems = [], [], [], {}, 0.0, []
+        for rc, shard_cases, shard_wall, output, shard_bad, shard_flaky, shard_features in shards:
+            cases += shard_cases
+            bad += shard_bad
+            flaky += shard_flaky
+            features.update(shard_features)
+            wall += shard_wall
+            if rc not in (0, 1) or not shard_cases:
+                problems.append("variant %s: run did not complete (exit %d): %s" % (name, rc, output[-1000:]))
+        wrong = feature_mismatches(name, features)
         self.flakes.extend("variant %s: %s" % (name, describe(c)) for c in flaky)
         self.problems.extend("variant %s: %s" % (name, describe(c)) for c in bad)
         self.problems.extend("variant %s: probed %s" % (name, w) for w in wrong)
-        if rc not in (0, 1) or not res["cases"]:
-            self.problems.append("variant %s: run did not complete (exit %d): %s" % (name, rc, output[-1000:]))
-        counts = {v: sum(1 for c in res["cases"] if c["verdict"] == v) for v in ("PASS", "SKIP")}
-        status = "ok" if not bad and not wrong and rc in (0, 1) and res["cases"] else "WRONG"
+        self.problems.extend(problems)
+        counts = {v: sum(1 for c in cases if c["verdict"] == v) for v in ("PASS", "SKIP")}
+        status = "ok" if not bad and not wrong and not problems else "WRONG"
         return name, status, counts["PASS"], counts["SKIP"], len(bad), wall, like
 
     # ---- 4. the absence matrix, every row the suite as a user runs it
@@ -409,7 +438,13 @@ class SelfTest:
         # one profile is enough to show a defect is no absence (de-facto has every clause of the
         # rows), and a crash or a hang every few cases makes the whole suite long
         rc, res, wall, _ = run_suite(os.path.join(self.work, "absence-" + name), wm, profiles=[ABSENCE_PROFILE])
-        return row, rc, wall, judge_absence(clause, rc, res, self.reference_skips, ALSO_CAUGHT_AS.get(name))
+        return row, rc, wall, res
+
+    def absence_row(self, result):
+        """judged once the reference run is in: a row's SKIPs are compared with the reference's"""
+        (name, wm, clause), rc, wall, res = result
+        return (name, wm, clause), rc, wall, judge_absence(clause, rc, res, self.reference_skips,
+                                                           ALSO_CAUGHT_AS.get(name))
 
     def matrix(self):
         """Faults, variants and absence rows, --jobs runs at a time -> (rows, vrows, arows, wall)."""
@@ -427,11 +462,14 @@ class SelfTest:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             # the absence rows first: whole suites with restarts and timeouts, the longest runs
             afutures = [pool.submit(self.one_absence, r) for r in arows_wanted]
-            vfutures = [pool.submit(self.one_variant, v) for v in variants]
+            vfutures = [(v, [pool.submit(self.one_variant, v, p) for p in PROFILES]) for v in variants]
+            # the reference meanwhile: the fault runs need the clauses its cases name, the absence
+            # rows its SKIPs
+            self.reference()
             rows = [self.fault_row(fault, run[1], run[2], judged, flaky)
                     for fault, run, judged, flaky in pool.map(self.one_fault, faults)]
-            vrows = [self.variant_row(fut.result()) for fut in vfutures]
-            arows = [fut.result() for fut in afutures]
+            vrows = [self.variant_row(v, [fut.result() for fut in futs]) for v, futs in vfutures]
+            arows = [self.absence_row(fut.result()) for fut in afutures]
         for (name, _, clause), _, _, (fails, why) in arows:
             self.problems.extend("absence row %s does not hold: %s" % (name, w) for w in why)
             # a fault the absence matrix alone judges still shows its clause's cases failing
@@ -492,7 +530,6 @@ def print_findings(flakes, problems):
 def main():
     args = parse_args()
     t = SelfTest(args)
-    t.reference()
     t.report(*t.matrix())
     # the runs' output stays only where it is wanted: --keep, or a failure to look into
     if not args.keep:
