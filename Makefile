@@ -211,7 +211,7 @@ BENCH_SRC  := $(wildcard bench/*.c)
 GL_CFLAGS  := $(shell pkg-config --cflags egl opengl 2>/dev/null)
 GL_LIBS    := $(shell pkg-config --libs egl opengl 2>/dev/null)
 
-bench/%.o: bench/%.c bench/bench.h $(wildcard common/*.h harness/*.h)
+bench/%.o: bench/%.c $(wildcard bench/*.h common/*.h harness/*.h)
 	$(CC) $(CFLAGS) -Iharness $(X_CFLAGS) $(GL_CFLAGS) -c -o $@ $<
 
 $(BENCH_BIN): $(BENCH_SRC:.c=.o) $(HARNESS_OBJ)
