@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The size of the rooms: no C or Python file over 600 lines, no function over 80 (issue 30).
 
-Counts every *.c, *.h and *.py file git tracks (from the top of the checkout):
+Counts every *.c, *.h and *.py file git tracks, and the new ones it does not ignore (so a file
+counts before its commit), from the top of the checkout:
 - a file: its lines (wc -l);
 - a C function: from its opening line at column 0 (a line that starts with a name and has a '('
   before the '{' that opens the body, with no '=' or ';' on the way: not a prototype, not an
@@ -102,7 +103,7 @@ def offenders(top, files):
 def main():
     top = Path(subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True,
                               check=True, cwd=Path(__file__).resolve().parent).stdout.strip())
-    files = subprocess.run(["git", "ls-files", "*.c", "*.h", "*.py"], capture_output=True, text=True,
+    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.c", "*.h", "*.py"], capture_output=True, text=True,
                            check=True, cwd=top).stdout.split()
     found = offenders(top, [f for f in files if (top / f).is_file()])
     for line in found:
