@@ -49,7 +49,7 @@ tools/mutter-screencast: tools/mutter-screencast.c
 tools/nosetuid0.so: tools/nosetuid0.c
 	$(CC) $(CFLAGS) -shared -fPIC -o $@ $<
 
-%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/scripted-client/*.h app-observer/*.h)
+%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/*/*.h app-observer/*.h)
 	$(CC) $(CFLAGS) $(X_CFLAGS) -c -o $@ $<
 
 harness/framesync-harness: harness/main.o $(HARNESS_OBJ)
@@ -153,7 +153,7 @@ ASAN_OUT   ?= /tmp/fs-asan-results
 ASAN_FLAGS ?= --timeout-scale 2
 ASAN_BINS  := $(BINS:%=$(ASAN_DIR)/%)
 
-$(ASAN_DIR)/%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/scripted-client/*.h app-observer/*.h)
+$(ASAN_DIR)/%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/*/*.h app-observer/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -O1 $(SAN_FLAGS) $(X_CFLAGS) -c -o $@ $<
 
