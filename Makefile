@@ -111,7 +111,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 SAN_FLAGS    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE -g -O1 -Icommon -Iharness $(X_CFLAGS)
-FUZZ_SRC_caseparse := harness/caseparse.c harness/casesteps.c harness/casevary.c common/terms.c
+FUZZ_SRC_caseparse := harness/casefile.c harness/casevary.c harness/caseparse.c harness/casesteps.c \
+                      harness/caseparse-base.c common/terms.c
 FUZZ_SRC_record    := harness/timeline.c
 FUZZ_SRC_rec_split := $(HARNESS_SRC)
 FUZZ_SRC_propdecode := fake-wm/propdecode.c
