@@ -8,8 +8,9 @@
  * Parts: main.c (options), session.c (Xvfb and the compositor), cellspec.c (what a cell is),
  * client.c (windows, counters, messages), paint-core.c / paint-gl.c (how a frame is drawn),
  * screen.c (the pixel oracle thread), cell.c (pacing and settling frames), rows.c (JSON output),
- * load.c (stress-ng), resize.c (the resize cells: their own client, driver and capture).  No globals cross parts: main() makes the settings, the session and the
- * rows' sink, and passes them down. */
+ * load.c (stress-ng), resize.c (the resize cells; their own client, driver, capture and rows in
+ * resize-client.c, resize-input.c, resize-capture.c, resize-rows.c: resize.h).  No globals cross
+ * parts: main() makes the settings, the session and the rows' sink, and passes them down. */
 #ifndef FRAMESYNC_BENCH_H
 #define FRAMESYNC_BENCH_H
 

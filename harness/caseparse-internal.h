@@ -1,5 +1,7 @@
-/* What the case parser's two halves share: the parser's state while it reads one file, and the
- * helpers of both.  caseparse.c reads the file and its header; casesteps.c reads each step. */
+/* What the case parser's files share: the parser's state while it reads one file, and their
+ * helpers.  From the top down, each calling only those below it: casefile.c (a file: one case, or
+ * one per profile), casevary.c (`vary:` lines), caseparse.c (one case: its lines and header),
+ * casesteps.c (each step), caseparse-base.c (errors, words, names, the feature check, freeing). */
 #ifndef FRAMESYNC_CASEPARSE_INTERNAL_H
 #define FRAMESYNC_CASEPARSE_INTERNAL_H
 
@@ -29,7 +31,7 @@ struct parser {
     int ncheck_lines;
 };
 
-/* "FILE:LINE: message" into p->err (the first error only); returns false. */
+/* caseparse-base.c: "FILE:LINE: message" into p->err (the first error only); returns false. */
 bool cp_fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Splits s at blanks, up to max words, stopping at a `#` word; -1 when there are more. */
 int cp_tokenize(char *s, char **tok, int max);
@@ -37,9 +39,9 @@ int cp_tokenize(char *s, char **tok, int max);
 bool cp_is_name(const char *s);
 /* A feature cases may name (the registered check, when there is one); fails otherwise. */
 bool cp_known_feature(struct parser *p, const char *name);
-/* One step line (after the header). */
+/* casesteps.c: one step line (after the header). */
 bool cp_parse_step(struct parser *p, char *line);
-/* One case from the text, without `vary:` lines. */
+/* caseparse.c: one case from the text, without `vary:` lines. */
 struct testcase *case_parse_one(const char *path, const char *text, clause_known_fn known, char *err, size_t errlen);
 /* The cases of a file with `vary:` lines, one per profile (casevary.c); *varies says whether the
  * file has any (NULL then: not such a file, or an error in its `vary:` lines, in err). */

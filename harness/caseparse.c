@@ -1,40 +1,11 @@
+/* One case: its file walked line by line, the header read here, each step handed to casesteps.c,
+ * and what the whole must hold (the required headers, a `check` line, the count of checks). */
 #include "caseparse-internal.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-
-
-
-static feature_known_fn feature_known;
-
-void case_set_feature_check(feature_known_fn known)
-{
-    feature_known = known;
-}
-
-bool case_feature_known(const char *name)
-{
-    return !feature_known || feature_known(name);
-}
-
-bool cp_fail(struct parser *p, const char *fmt, ...)
-{
-    if (p->failed)
-        return false;
-    int n = snprintf(p->err, p->errlen, "%s:%d: ", p->path, p->line);
-    va_list ap;
-    va_start(ap, fmt);
-    if (n >= 0 && (size_t)n < p->errlen)
-        vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-    p->failed = true;
-    return false;
-}
 
 static bool header_line(const char *line)
 {
@@ -263,40 +234,6 @@ struct testcase *case_parse_one(const char *path, const char *text, clause_known
     return p.tc;
 }
 
-struct testcase *case_parse_buffer(const char *path, const char *text, clause_known_fn known,
-                                   char *err, size_t errlen)
-{
-    bool varies;
-    struct testcase *tc = case_parse_variants(path, text, known, err, errlen, &varies);
-    return varies ? tc : case_parse_one(path, text, known, err, errlen);
-}
-
-struct testcase *case_parse_file(const char *path, clause_known_fn known, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        fwrite(buf, 1, n, m);
-    fclose(f);
-    fclose(m);
-    if (memchr(text, 0, len)) {
-        snprintf(err, errlen, "%s:1: a case file is text; found a NUL byte", path);
-        free(text);
-        return NULL;
-    }
-    struct testcase *tc = case_parse_buffer(path, text, known, err, errlen);
-    free(text);
-    return tc;
-}
-
 int case_count_checks(const struct testcase *tc)
 {
     int n = 0;
@@ -305,38 +242,4 @@ int case_count_checks(const struct testcase *tc)
              tc->steps[i].kind == STEP_EXPECT) && !tc->steps[i].precondition && !tc->steps[i].setup)
             n++;
     return n;
-}
-
-void case_free(struct testcase *tc)
-{
-    if (!tc)
-        return;
-    case_free(tc->next_variant);
-    for (int i = 0; i < tc->nsteps; i++) {
-        struct step *s = &tc->steps[i];
-        free(s->text);
-        free(s->source);
-        free(s->command);
-        free(s->event);
-        free(s->as);
-        free(s->when);
-        for (int j = 0; j < s->nfilters; j++) {
-            free(s->filters[j].key);
-            free(s->filters[j].value);
-        }
-        for (int j = 0; j < s->ntokens; j++)
-            free(s->tokens[j]);
-        free(s->tokens);
-    }
-    free(tc->steps);
-    for (int i = 0; i < tc->nclauses; i++)
-        free(tc->clauses[i]);
-    free(tc->path);
-    free(tc->id);
-    free(tc->description);
-    free(tc->why);
-    free(tc->feature);
-    free(tc->absent);
-    free(tc->detail);
-    free(tc);
 }

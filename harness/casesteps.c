@@ -10,30 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cp_tokenize(char *s, char **tok, int max)
-{
-    int n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-        if (t[0] == '#')
-            break;
-        if (n == max)
-            return -1;
-        tok[n++] = t;
-    }
-    return n;
-}
-
-bool cp_is_name(const char *s)
-{
-    if (!isalpha((unsigned char)*s))
-        return false;
-    for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_')
-            return false;
-    return true;
-}
-
 static bool known_client(struct parser *p, const char *name)
 {
     for (int i = 0; i < p->nclients; i++)

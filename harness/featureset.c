@@ -1,5 +1,5 @@
 #include "featureset.h"
-#include "results.h"
+#include "json-write.h"
 
 #include <errno.h>
 #include <stdarg.h>

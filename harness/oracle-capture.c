@@ -2,6 +2,7 @@
 #include "clock.h"
 #include "frame-colour.h"
 #include "oracle-screen.h"
+#include "oracle-windows.h"
 #include "pngwrite.h"
 #include "session.h"
 #include "xutil.h"
@@ -14,30 +15,11 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#define MAX_WINDOWS 16
 /* the pause between one capture's end and the next one's start while a case has windows: the
  * captures are sampling, and each costs the compositor a rendering and the machine a process */
 #define CAPTURE_GAP_MS 10
 /* how long the last case's frame colours may stay on screen (as oracle-screen.c) */
 #define SETTLE_MS 1000
-
-struct win {
-    char client[16];
-    xcb_window_t window;
-    bool mapped;
-    bool geom_valid, geom_dirty;
-    int cx, cy;                 /* the sampled point, root coordinates */
-    int rx, ry, rw, rh;         /* the whole window */
-    bool have_value;
-    uint32_t rgb;
-    bool shown_mapped;          /* the mapped state of the last record about it */
-    struct screen_behind behind; /* what was there while it was unmapped (oracle-screen.h) */
-    int64_t last_begin;         /* when the last capture that sampled it began (0: none yet) */
-    bool gone;
-    uint32_t select_seq;
-    /* where the capture under way samples it (its point when the capture began); -1: not in it */
-    int job_x, job_y;
-};
 
 struct cap_state {
     struct oracle o;
@@ -51,64 +33,10 @@ struct cap_state {
     bool next_now;              /* something called for a sample: start one as soon as possible */
     struct session *s;
     bool active;
-    struct win wins[MAX_WINDOWS];
-    int nwins;
-    xcb_rectangle_t old[MAX_WINDOWS];
-    int nold;
+    struct ow_tracker wt;        /* the case's windows (oracle-windows.h) */
     int failures;               /* captures in a row that failed */
     char last_error[512];
 };
-
-static struct win *find_window(struct cap_state *st, xcb_window_t w)
-{
-    for (int i = 0; i < st->nwins; i++)
-        if (st->wins[i].window == w && !st->wins[i].gone)
-            return &st->wins[i];
-    return NULL;
-}
-
-static struct win *event_window(struct cap_state *st, const xcb_generic_event_t *e, xcb_window_t id)
-{
-    struct win *w = find_window(st, id);
-    return w && (int32_t)(e->full_sequence - w->select_seq) >= 0 ? w : NULL;
-}
-
-static void refresh_geometry(struct cap_state *st)
-{
-    xcb_get_geometry_cookie_t gc[MAX_WINDOWS];
-    xcb_translate_coordinates_cookie_t tc[MAX_WINDOWS];
-    for (int i = 0; i < st->nwins; i++) {
-        struct win *w = &st->wins[i];
-        if (w->gone || !w->geom_dirty)
-            continue;
-        gc[i] = xcb_get_geometry(st->c, w->window);
-        tc[i] = xcb_translate_coordinates(st->c, w->window, st->root, 0, 0);
-    }
-    for (int i = 0; i < st->nwins; i++) {
-        struct win *w = &st->wins[i];
-        if (w->gone || !w->geom_dirty)
-            continue;
-        w->geom_dirty = false;
-        xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(st->c, gc[i], NULL);
-        xcb_translate_coordinates_reply_t *t = xcb_translate_coordinates_reply(st->c, tc[i], NULL);
-        w->geom_valid = g && t;
-        if (w->geom_valid) {
-            w->cx = t->dst_x + g->width / 2;
-            w->cy = t->dst_y + g->height / 2;
-            w->rx = t->dst_x;
-            w->ry = t->dst_y;
-            w->rw = g->width + 2 * g->border_width;
-            w->rh = g->height + 2 * g->border_width;
-        }
-        free(g);
-        free(t);
-    }
-}
-
-static bool on_screen(const struct cap_state *st, const struct win *w)
-{
-    return !w->gone && w->geom_valid && w->cx >= 0 && w->cy >= 0 && w->cx < st->cap.width && w->cy < st->cap.height;
-}
 
 static void arm_timer(struct cap_state *st, int ms)
 {
@@ -122,8 +50,8 @@ static void arm_timer(struct cap_state *st, int ms)
 
 static bool has_windows(const struct cap_state *st)
 {
-    for (int i = 0; i < st->nwins; i++)
-        if (!st->wins[i].gone)
+    for (int i = 0; i < st->wt.nwins; i++)
+        if (!st->wt.wins[i].gone)
             return true;
     return false;
 }
@@ -133,12 +61,12 @@ static void start_capture(struct cap_state *st)
 {
     if (st->job_running || !st->active || !st->s)
         return;
-    refresh_geometry(st);
+    ow_refresh_geometry(&st->wt);
     int x0 = st->cap.width, y0 = st->cap.height, x1 = -1, y1 = -1;
-    for (int i = 0; i < st->nwins; i++) {
-        struct win *w = &st->wins[i];
+    for (int i = 0; i < st->wt.nwins; i++) {
+        struct ow_window *w = &st->wt.wins[i];
         w->job_x = w->job_y = -1;
-        if (!on_screen(st, w))
+        if (!ow_on_screen(&st->wt, w))
             continue; /* nothing to show for it: not on screen (or gone) */
         w->job_x = w->cx;
         w->job_y = w->cy;
@@ -189,8 +117,8 @@ static void finish_capture(struct cap_state *st)
         return;
     }
     st->failures = 0;
-    for (int i = 0; i < st->nwins; i++) {
-        struct win *w = &st->wins[i];
+    for (int i = 0; i < st->wt.nwins; i++) {
+        struct ow_window *w = &st->wt.wins[i];
         if (w->gone || w->job_x < 0)
             continue;
         int64_t px = image_pixel(&im, w->job_x - bx, w->job_y - by);
@@ -224,38 +152,26 @@ static void finish_capture(struct cap_state *st)
     image_free(&im);
 }
 
-static void set_mapped(struct cap_state *st, struct win *w, bool mapped)
+static void set_mapped(struct cap_state *st, struct ow_window *w, bool mapped)
 {
-    w->mapped = mapped;
-    w->geom_dirty = true;
+    ow_set_mapped(w, mapped);
     st->next_now = true;
+}
+
+/* what an event or a record says of a window: a sample is due */
+static void apply(struct cap_state *st, enum ow_change change, struct ow_window *w)
+{
+    if (change == OW_GEOMETRY)
+        st->next_now = true;
+    else if (change == OW_MAP || change == OW_UNMAP)
+        set_mapped(st, w, change == OW_MAP);
 }
 
 static void handle_event(struct cap_state *st, xcb_generic_event_t *e)
 {
-    struct win *w;
-    switch (e->response_type & 0x7F) {
-    case XCB_CONFIGURE_NOTIFY:
-        if ((w = event_window(st, e, ((xcb_configure_notify_event_t *)e)->window)))
-            w->geom_dirty = st->next_now = true;
-        break;
-    case XCB_REPARENT_NOTIFY:
-        if ((w = event_window(st, e, ((xcb_reparent_notify_event_t *)e)->window)))
-            w->geom_dirty = st->next_now = true;
-        break;
-    case XCB_MAP_NOTIFY:
-        if ((w = event_window(st, e, ((xcb_map_notify_event_t *)e)->window)))
-            set_mapped(st, w, true);
-        break;
-    case XCB_UNMAP_NOTIFY:
-        if ((w = event_window(st, e, ((xcb_unmap_notify_event_t *)e)->window)))
-            set_mapped(st, w, false);
-        break;
-    case XCB_DESTROY_NOTIFY:
-        if ((w = event_window(st, e, ((xcb_destroy_notify_event_t *)e)->window)))
-            w->gone = true;
-        break;
-    }
+    struct ow_window *w;
+    enum ow_change change = ow_event(&st->wt, e, &w);
+    apply(st, change, w);
 }
 
 /* Everything that is due: events, the capture's output, the next capture. */
@@ -300,34 +216,17 @@ static void cap_observe(struct oracle *o, struct session *s, const struct record
     if (!st->active || !strcmp(r->source, "harness") || !strcmp(r->source, "wm") || !strcmp(r->source, "screen"))
         return;
     st->s = s;
-    const char *win = record_get(r, "window");
-    xcb_window_t xid = win ? (xcb_window_t)strtoul(win, NULL, 10) : 0;
-    struct win *w;
-    const char *cmd = !strcmp(r->kind, "done") ? record_get(r, "cmd") : NULL;
-    if (cmd && !strcmp(cmd, "create") && xid) {
+    xcb_window_t xid;
+    struct ow_window *w;
+    enum ow_change change = ow_record(&st->wt, r, &xid, &w);
+    if (change == OW_CREATE) {
         process(st); /* what is queued about an earlier window of this ID first */
-        for (int i = 0; i < st->nwins; i++)
-            if (!strcmp(st->wins[i].client, r->source))
-                st->wins[i].gone = true; /* one window per client; a new create replaces it */
-        if (st->nwins == MAX_WINDOWS)
+        if (!(w = ow_add(&st->wt, r->source, xid)))
             return;
-        w = &st->wins[st->nwins++];
-        *w = (struct win){.window = xid, .geom_dirty = true, .job_x = -1, .job_y = -1};
-        snprintf(w->client, sizeof w->client, "%s", r->source);
-        const uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY;
-        w->select_seq = xcb_change_window_attributes(st->c, xid, XCB_CW_EVENT_MASK, &mask).sequence;
+        w->job_x = w->job_y = -1;
         xcb_flush(st->c);
-    } else if (cmd && !strcmp(cmd, "destroy")) {
-        for (int i = 0; i < st->nwins; i++)
-            if (!strcmp(st->wins[i].client, r->source))
-                st->wins[i].gone = true;
-    } else if ((w = find_window(st, xid))) {
-        if (!strcmp(r->kind, "map-notify"))
-            set_mapped(st, w, true);
-        else if (!strcmp(r->kind, "unmap-notify"))
-            set_mapped(st, w, false);
-        else if (!strcmp(r->kind, "configure-notify") || !strcmp(r->kind, "reparent-notify"))
-            w->geom_dirty = true;
+    } else {
+        apply(st, change, w);
     }
     /* whatever a client did (painted, set a counter, answered), the screen may change now */
     st->next_now = true;
@@ -335,8 +234,9 @@ static void cap_observe(struct oracle *o, struct session *s, const struct record
 }
 
 /* Does any pixel of the rectangle show a frame colour (the last case's windows still there)? */
-static bool frame_colour_in(struct cap_state *st, xcb_rectangle_t r)
+static bool frame_colour_in(void *ctx, xcb_rectangle_t r)
 {
+    struct cap_state *st = ctx;
     struct image im;
     char err[512];
     if (capture_region(&st->cap, r.x, r.y, r.width, r.height, &im, err, sizeof err) < 0)
@@ -349,28 +249,24 @@ static bool frame_colour_in(struct cap_state *st, xcb_rectangle_t r)
     return found;
 }
 
-static bool settle(struct cap_state *st, int max_ms)
+/* Waits for the next look (ow_settle): 20 ms, or a signal; false once the run is interrupted. */
+static bool wait_signal(void *ctx, int64_t left_us)
 {
-    int64_t deadline = clock_now_us() + (int64_t)max_ms * 1000;
-    for (;;) {
-        bool stale = false;
-        for (int i = 0; i < st->nold && !stale; i++)
-            stale = frame_colour_in(st, st->old[i]);
-        if (!stale)
-            return true;
-        if (clock_now_us() >= deadline || proc_interrupted())
-            return false;
-        struct pollfd pfd = {.fd = proc_signal_fd(), .events = POLLIN};
-        if (poll(&pfd, 1, 20) > 0)
-            proc_handle_signals();
-    }
+    (void)ctx;
+    (void)left_us;
+    if (proc_interrupted())
+        return false;
+    struct pollfd pfd = {.fd = proc_signal_fd(), .events = POLLIN};
+    if (poll(&pfd, 1, 20) > 0)
+        proc_handle_signals();
+    return true;
 }
 
 static void cap_case_begin(struct oracle *o, struct session *s)
 {
     struct cap_state *st = o->state;
     st->s = NULL;
-    st->nwins = 0;
+    st->wt.nwins = 0;
     st->active = false;
     drop_job(st);
     arm_timer(st, 0);
@@ -380,16 +276,8 @@ static void cap_case_begin(struct oracle *o, struct session *s)
     st->active = xu_selection_owner(st->x->conn, "_NET_WM_CM_S0") != XCB_NONE;
     st->s = s;
     st->failures = 0;
-    if (st->active && st->nold > 0) {
-        int64_t t0 = clock_now_us();
-        if (!settle(st, SETTLE_MS)) {
-            struct record *r = record_make("screen", t0, "stale windows=%d msg=frame colours of the last case's "
-                                           "windows were still on screen after %d ms", st->nold, SETTLE_MS);
-            if (r)
-                session_add_record(s, r);
-        }
-    }
-    st->nold = 0;
+    ow_settle(&st->wt, s, st->active, SETTLE_MS,
+              &(struct ow_settle_ops){.frame_colour_in = frame_colour_in, .wait = wait_signal, .ctx = st});
 }
 
 static void cap_case_end(struct oracle *o, struct session *s)
@@ -398,14 +286,9 @@ static void cap_case_end(struct oracle *o, struct session *s)
     struct cap_state *st = o->state;
     drop_job(st);
     arm_timer(st, 0);
-    st->nold = 0;
-    for (int i = 0; i < st->nwins; i++)
-        if (st->wins[i].geom_valid)
-            st->old[st->nold++] = (xcb_rectangle_t){(int16_t)st->wins[i].rx, (int16_t)st->wins[i].ry,
-                                                    (uint16_t)st->wins[i].rw, (uint16_t)st->wins[i].rh};
+    ow_case_end(&st->wt);
     st->s = NULL;
     st->active = false;
-    st->nwins = 0;
 }
 
 static int cap_snapshot(struct oracle *o, const char *path, char *err, size_t errlen)
@@ -457,6 +340,7 @@ struct oracle *oracle_capture_create(struct xserver *x, const struct capture *ca
     st->root = scr->root;
     st->cap.width = scr->width_in_pixels;
     st->cap.height = scr->height_in_pixels;
+    ow_init(&st->wt, st->c, st->root, st->cap.width, st->cap.height);
     /* the command must work before any case relies on it: the whole screen, once */
     struct image im;
     char why[512];

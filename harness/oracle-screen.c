@@ -1,4 +1,5 @@
 #include "oracle-screen.h"
+#include "oracle-windows.h"
 #include "clock.h"
 #include "frame-colour.h"
 #include "pngwrite.h"
@@ -44,20 +45,6 @@ int screen_decode_pixel(const struct pixel_format *f, const uint8_t *data, size_
     return 0;
 }
 
-void screen_behind_note(struct screen_behind *b, bool mapped, int x, int y, uint32_t rgb)
-{
-    if (mapped || frame_of_colour(rgb) >= 0)
-        return;
-    *b = (struct screen_behind){.known = true, .x = x, .y = y, .rgb = rgb};
-}
-
-int screen_behind_changed(const struct screen_behind *b, int x, int y, uint32_t rgb)
-{
-    if (!b->known || b->x != x || b->y != y)
-        return -1;
-    return (rgb & 0xFFFFFFu) != (b->rgb & 0xFFFFFFu);
-}
-
 int screen_format_shows(char *out, size_t len, const char *client, uint32_t window, uint32_t rgb,
                         int x, int y, bool mapped, const char *via, int64_t rtt_us, int changed)
 {
@@ -70,23 +57,7 @@ int screen_format_shows(char *out, size_t len, const char *client, uint32_t wind
 
 /* ---- the oracle ---- */
 
-#define MAX_WINDOWS 16
 #define POLL_INTERVAL_NS 4000000 /* 4 ms, only while a case runs and damage was not seen */
-
-struct win {
-    char client[16];
-    xcb_window_t window;
-    bool mapped;
-    bool geom_valid, geom_dirty;
-    int cx, cy;                 /* the sampled point, root coordinates */
-    int rx, ry, rw, rh;         /* the whole window, root coordinates */
-    bool have_value;
-    uint32_t rgb;
-    struct screen_behind behind; /* what was there while it was unmapped */
-    const char *force;          /* emit the current state at the next sample, with this via */
-    bool gone;
-    uint32_t select_seq;        /* events before this request are about an earlier window of this XID */
-};
 
 struct scr_state {
     struct oracle o;
@@ -104,32 +75,12 @@ struct scr_state {
     xcb_window_t cm_owner;      /* which compositor damage_works is about */
     bool damage_works;          /* its paints were seen to damage the root at a sampled point */
     bool always_poll;           /* FRAMESYNC_SCREEN_POLL=1: poll even so (to check the oracle) */
-    struct win wins[MAX_WINDOWS];
-    int nwins;
-    xcb_rectangle_t old[MAX_WINDOWS];   /* where the last case's windows were */
-    int nold;
+    struct ow_tracker wt;        /* the case's windows (oracle-windows.h) */
 };
-
-static struct win *find_window(struct scr_state *st, xcb_window_t w)
-{
-    for (int i = 0; i < st->nwins; i++)
-        if (st->wins[i].window == w && !st->wins[i].gone)
-            return &st->wins[i];
-    return NULL;
-}
-
-/* XIDs are reused: a client of this case gets the window ID of the last case's client, whose
- * DestroyNotify may still be queued.  An event about w older than our selection on it is not
- * about w. */
-static struct win *event_window(struct scr_state *st, const xcb_generic_event_t *e, xcb_window_t id)
-{
-    struct win *w = find_window(st, id);
-    return w && (int32_t)(e->full_sequence - w->select_seq) >= 0 ? w : NULL;
-}
 
 static void set_timer(struct scr_state *st)
 {
-    bool want = st->active && (!st->damage_works || st->always_poll) && st->nwins > 0;
+    bool want = st->active && (!st->damage_works || st->always_poll) && st->wt.nwins > 0;
     if (want == st->timer_on)
         return;
     struct itimerspec its = {0};
@@ -139,55 +90,16 @@ static void set_timer(struct scr_state *st)
     st->timer_on = want;
 }
 
-static void refresh_geometry(struct scr_state *st)
-{
-    xcb_get_geometry_cookie_t gc[MAX_WINDOWS];
-    xcb_translate_coordinates_cookie_t tc[MAX_WINDOWS];
-    for (int i = 0; i < st->nwins; i++) {
-        struct win *w = &st->wins[i];
-        if (w->gone || !w->geom_dirty)
-            continue;
-        gc[i] = xcb_get_geometry(st->c, w->window);
-        tc[i] = xcb_translate_coordinates(st->c, w->window, st->root, 0, 0);
-    }
-    for (int i = 0; i < st->nwins; i++) {
-        struct win *w = &st->wins[i];
-        if (w->gone || !w->geom_dirty)
-            continue;
-        w->geom_dirty = false;
-        xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(st->c, gc[i], NULL);
-        xcb_translate_coordinates_reply_t *t = xcb_translate_coordinates_reply(st->c, tc[i], NULL);
-        if (g && t) {
-            w->cx = t->dst_x + g->width / 2;
-            w->cy = t->dst_y + g->height / 2;
-            w->rx = t->dst_x;
-            w->ry = t->dst_y;
-            w->rw = g->width + 2 * g->border_width;
-            w->rh = g->height + 2 * g->border_width;
-            w->geom_valid = true;
-        } else {
-            w->geom_valid = false; /* destroyed meanwhile */
-        }
-        free(g);
-        free(t);
-    }
-}
-
-static bool on_screen(const struct scr_state *st, const struct win *w)
-{
-    return w->geom_valid && w->cx >= 0 && w->cy >= 0 && w->cx < st->width && w->cy < st->height;
-}
-
 /* One round: every window's point, pipelined; a record for each change (or forced state). */
 static void sample(struct scr_state *st, const char *via)
 {
-    refresh_geometry(st);
-    xcb_get_image_cookie_t ic[MAX_WINDOWS];
-    bool sent[MAX_WINDOWS] = {0};
+    ow_refresh_geometry(&st->wt);
+    xcb_get_image_cookie_t ic[OW_MAX_WINDOWS];
+    bool sent[OW_MAX_WINDOWS] = {0};
     int64_t t0 = clock_now_us();
-    for (int i = 0; i < st->nwins; i++) {
-        struct win *w = &st->wins[i];
-        if (w->gone || !on_screen(st, w)) {
+    for (int i = 0; i < st->wt.nwins; i++) {
+        struct ow_window *w = &st->wt.wins[i];
+        if (!ow_on_screen(&st->wt, w)) {
             w->force = NULL; /* nothing to show for it: not on screen (or gone) */
             continue;
         }
@@ -196,10 +108,10 @@ static void sample(struct scr_state *st, const char *via)
         sent[i] = true;
     }
     xcb_flush(st->c);
-    for (int i = 0; i < st->nwins; i++) {
+    for (int i = 0; i < st->wt.nwins; i++) {
         if (!sent[i])
             continue;
-        struct win *w = &st->wins[i];
+        struct ow_window *w = &st->wt.wins[i];
         xcb_get_image_reply_t *r = xcb_get_image_reply(st->c, ic[i], NULL);
         int64_t rtt = clock_now_us() - t0;
         uint32_t rgb;
@@ -232,13 +144,18 @@ static bool covers(const xcb_rectangle_t *r, int x, int y)
     return x >= r->x && y >= r->y && x < r->x + (int)r->width && y < r->y + (int)r->height;
 }
 
-static void set_mapped(struct win *w, bool mapped)
+static void set_mapped(struct ow_window *w, bool mapped)
 {
-    if (w->mapped != mapped) {
-        w->mapped = mapped;
+    if (ow_set_mapped(w, mapped))
         w->force = mapped ? "map" : "unmap";
-    }
-    w->geom_dirty = true;
+}
+
+/* what an event or a record says of a window; true when it calls for a sample */
+static bool apply(enum ow_change change, struct ow_window *w)
+{
+    if (change == OW_MAP || change == OW_UNMAP)
+        set_mapped(w, change == OW_MAP);
+    return change == OW_GEOMETRY || change == OW_MAP || change == OW_UNMAP;
 }
 
 /* Handles one event of the oracle's connection; true when it calls for a sample. */
@@ -247,8 +164,8 @@ static bool handle_event(struct scr_state *st, xcb_generic_event_t *e, bool *by_
     uint8_t type = e->response_type & 0x7F;
     if (st->damage_event && type == st->damage_event) {
         xcb_damage_notify_event_t *d = (xcb_damage_notify_event_t *)e;
-        for (int i = 0; i < st->nwins; i++) {
-            struct win *w = &st->wins[i];
+        for (int i = 0; i < st->wt.nwins; i++) {
+            struct ow_window *w = &st->wt.wins[i];
             if (!w->gone && w->geom_valid && covers(&d->area, w->cx, w->cy)) {
                 if (st->active && w->mapped)
                     st->damage_works = true;
@@ -258,34 +175,9 @@ static bool handle_event(struct scr_state *st, xcb_generic_event_t *e, bool *by_
         }
         return false;
     }
-    struct win *w;
-    switch (type) {
-    case XCB_CONFIGURE_NOTIFY:
-        if ((w = event_window(st, e, ((xcb_configure_notify_event_t *)e)->window)))
-            return w->geom_dirty = true;
-        break;
-    case XCB_REPARENT_NOTIFY:
-        if ((w = event_window(st, e, ((xcb_reparent_notify_event_t *)e)->window)))
-            return w->geom_dirty = true;
-        break;
-    case XCB_MAP_NOTIFY:
-        if ((w = event_window(st, e, ((xcb_map_notify_event_t *)e)->window))) {
-            set_mapped(w, true);
-            return true;
-        }
-        break;
-    case XCB_UNMAP_NOTIFY:
-        if ((w = event_window(st, e, ((xcb_unmap_notify_event_t *)e)->window))) {
-            set_mapped(w, false);
-            return true;
-        }
-        break;
-    case XCB_DESTROY_NOTIFY:
-        if ((w = event_window(st, e, ((xcb_destroy_notify_event_t *)e)->window)))
-            w->gone = true;
-        break;
-    }
-    return false;
+    struct ow_window *w;
+    enum ow_change change = ow_event(&st->wt, e, &w);
+    return apply(change, w);
 }
 
 /* Takes every event, samples while anything calls for it; leaves xcb's queue empty, so the fd
@@ -300,8 +192,8 @@ static void process(struct scr_state *st, bool need, const char *via)
                 need = true;
             free(e);
         }
-        for (int i = 0; i < st->nwins; i++)
-            if (!st->wins[i].gone && (st->wins[i].force || st->wins[i].geom_dirty))
+        for (int i = 0; i < st->wt.nwins; i++)
+            if (!st->wt.wins[i].gone && (st->wt.wins[i].force || st->wt.wins[i].geom_dirty))
                 need = true;
         if (!need || xcb_connection_has_error(st->c))
             break;
@@ -327,48 +219,24 @@ static void scr_observe(struct oracle *o, struct session *s, const struct record
     if (!st->active || !strcmp(r->source, "harness") || !strcmp(r->source, "wm"))
         return;
     st->s = s;
-    const char *win = record_get(r, "window");
-    xcb_window_t xid = win ? (xcb_window_t)strtoul(win, NULL, 10) : 0;
-    struct win *w = NULL;
-    if (!strcmp(r->kind, "done")) {
-        const char *cmd = record_get(r, "cmd");
-        if (cmd && !strcmp(cmd, "create") && xid) {
-            process(st, false, "configure"); /* what is queued about an earlier window of this ID first */
-            for (int i = 0; i < st->nwins; i++)
-                if (!strcmp(st->wins[i].client, r->source))
-                    st->wins[i].gone = true; /* one window per client; a new create replaces it */
-            if (st->nwins == MAX_WINDOWS)
-                return;
-            w = &st->wins[st->nwins++];
-            *w = (struct win){.window = xid, .geom_dirty = true, .force = "create"};
-            snprintf(w->client, sizeof w->client, "%s", r->source);
-            const uint32_t mask = XCB_EVENT_MASK_STRUCTURE_NOTIFY;
-            w->select_seq = xcb_change_window_attributes(st->c, xid, XCB_CW_EVENT_MASK, &mask).sequence;
-        } else if (cmd && !strcmp(cmd, "destroy")) {
-            for (int i = 0; i < st->nwins; i++)
-                if (!strcmp(st->wins[i].client, r->source))
-                    st->wins[i].gone = true;
-        } else {
+    xcb_window_t xid;
+    struct ow_window *w;
+    enum ow_change change = ow_record(&st->wt, r, &xid, &w);
+    if (change == OW_CREATE) {
+        process(st, false, "configure"); /* what is queued about an earlier window of this ID first */
+        if (!(w = ow_add(&st->wt, r->source, xid)))
             return;
-        }
-    } else if ((w = find_window(st, xid))) {
-        if (!strcmp(r->kind, "map-notify"))
-            set_mapped(w, true);
-        else if (!strcmp(r->kind, "unmap-notify"))
-            set_mapped(w, false);
-        else if (!strcmp(r->kind, "configure-notify") || !strcmp(r->kind, "reparent-notify"))
-            w->geom_dirty = true;
-        else
-            return;
-    } else {
+        w->force = "create";
+    } else if (!apply(change, w) && change != OW_DESTROY) {
         return;
     }
     process(st, false, "configure");
 }
 
 /* Does any pixel of the rectangle show a frame colour? */
-static bool frame_colour_in(struct scr_state *st, xcb_rectangle_t r)
+static bool frame_colour_in(void *ctx, xcb_rectangle_t r)
 {
+    struct scr_state *st = ctx;
     int x0 = r.x < 0 ? 0 : r.x, y0 = r.y < 0 ? 0 : r.y;
     int x1 = r.x + r.width > st->width ? st->width : r.x + r.width;
     int y1 = r.y + r.height > st->height ? st->height : r.y + r.height;
@@ -394,34 +262,26 @@ static bool frame_colour_in(struct scr_state *st, xcb_rectangle_t r)
     return found;
 }
 
-/* The last case's windows are gone, but the compositor may not have repainted yet: their frame
- * colours would be taken for this case's windows.  Waits (woken by damage, at most max_ms)
- * until none is left where they were; false when some still is. */
-static bool settle(struct scr_state *st, int max_ms)
+/* Waits for the screen to change (ow_settle): damage wakes it, 20 ms at most; false on a broken
+ * connection. */
+static bool wait_damage(void *ctx, int64_t left_us)
 {
-    int64_t deadline = clock_now_us() + (int64_t)max_ms * 1000;
-    for (;;) {
-        bool stale = false;
-        for (int i = 0; i < st->nold && !stale; i++)
-            stale = frame_colour_in(st, st->old[i]);
-        if (!stale)
-            return true;
-        int64_t left = deadline - clock_now_us();
-        if (left <= 0 || xcb_connection_has_error(st->c))
-            return false;
-        struct pollfd pfd = {.fd = xcb_get_file_descriptor(st->c), .events = POLLIN};
-        poll(&pfd, 1, left > 20000 ? 20 : (int)(left / 1000) + 1); /* damage wakes it; 20 ms at most */
-        xcb_generic_event_t *e;
-        while ((e = xcb_poll_for_event(st->c)))
-            free(e);
-    }
+    struct scr_state *st = ctx;
+    if (xcb_connection_has_error(st->c))
+        return false;
+    struct pollfd pfd = {.fd = xcb_get_file_descriptor(st->c), .events = POLLIN};
+    poll(&pfd, 1, left_us > 20000 ? 20 : (int)(left_us / 1000) + 1);
+    xcb_generic_event_t *e;
+    while ((e = xcb_poll_for_event(st->c)))
+        free(e);
+    return true;
 }
 
 static void scr_case_begin(struct oracle *o, struct session *s)
 {
     struct scr_state *st = o->state;
     st->s = NULL;
-    st->nwins = 0;
+    st->wt.nwins = 0;
     st->active = false;
     process(st, false, "poll"); /* what arrived between cases belongs to no case */
     xcb_window_t cm = xu_selection_owner(st->x->conn, "_NET_WM_CM_S0");
@@ -431,16 +291,8 @@ static void scr_case_begin(struct oracle *o, struct session *s)
     }
     st->active = cm != XCB_NONE;
     st->s = s;
-    if (st->active && st->nold > 0) {
-        int64_t t0 = clock_now_us();
-        if (!settle(st, 1000)) {
-            struct record *r = record_make("screen", t0, "stale windows=%d msg=frame colours of the last case's "
-                                           "windows were still on screen after 1000 ms", st->nold);
-            if (r)
-                session_add_record(s, r);
-        }
-    }
-    st->nold = 0;
+    ow_settle(&st->wt, s, st->active, 1000,
+              &(struct ow_settle_ops){.frame_colour_in = frame_colour_in, .wait = wait_damage, .ctx = st});
     if (st->active) { /* the software cursor damages the root: out of the way, once per case */
         xcb_test_fake_input(st->c, XCB_MOTION_NOTIFY, 0, XCB_CURRENT_TIME, st->root, (int16_t)(st->width - 1),
                             (int16_t)(st->height - 1), 0);
@@ -453,14 +305,9 @@ static void scr_case_end(struct oracle *o, struct session *s)
 {
     (void)s;
     struct scr_state *st = o->state;
-    st->nold = 0;
-    for (int i = 0; i < st->nwins; i++)
-        if (st->wins[i].geom_valid)
-            st->old[st->nold++] = (xcb_rectangle_t){(int16_t)st->wins[i].rx, (int16_t)st->wins[i].ry,
-                                                    (uint16_t)st->wins[i].rw, (uint16_t)st->wins[i].rh};
+    ow_case_end(&st->wt);
     st->s = NULL;
     st->active = false;
-    st->nwins = 0;
     set_timer(st);
 }
 
@@ -510,6 +357,7 @@ struct oracle *oracle_screen_create(struct xserver *x, char *err, size_t errlen)
     st->root = scr->root;
     st->width = scr->width_in_pixels;
     st->height = scr->height_in_pixels;
+    ow_init(&st->wt, st->c, st->root, st->width, st->height);
     if (!screen_pixel_format(setup, scr, &st->pf)) {
         snprintf(err, errlen, "cannot tell the root visual's pixel layout");
         goto fail;

@@ -56,22 +56,9 @@ uint32_t screen_pixel_of_rgb(const struct pixel_format *f, uint32_t rgb);
  * when the data is too short or the format is not understood. */
 int screen_decode_pixel(const struct pixel_format *f, const uint8_t *data, size_t len, uint32_t *rgb);
 
-/* What is behind a window where it is sampled: the last colour seen at that point while the
- * window was unmapped.  A window moves when a WM reparents it (a title bar pushes it down), so a
- * colour sampled before the map elsewhere says nothing about the new point; a frame colour is
- * never taken for the background (it is a window's, seen before the oracle heard of the map). */
-struct screen_behind {
-    bool known;
-    int x, y;
-    uint32_t rgb;
-};
-void screen_behind_note(struct screen_behind *b, bool mapped, int x, int y, uint32_t rgb);
-/* 1 when rgb at (x, y) differs from what was behind the window there, 0 when it is the same, -1
- * when nothing was seen behind it at that point. */
-int screen_behind_changed(const struct screen_behind *b, int x, int y, uint32_t rgb);
-
 /* "shows client=A window=XID frame=K rgb=RRGGBB x=X y=Y mapped=M via=V rtt_us=R changed=C" (no
- * t); C is 1 or 0 (changed is screen_behind_changed's), or unknown (changed < 0). */
+ * t); C is 1 or 0 (changed is screen_behind_changed's, oracle-windows.h), or unknown (changed
+ * < 0). */
 int screen_format_shows(char *out, size_t len, const char *client, uint32_t window, uint32_t rgb,
                         int x, int y, bool mapped, const char *via, int64_t rtt_us, int changed);
 

@@ -1,5 +1,6 @@
 #include "results.h"
 #include "clock.h"
+#include "json-write.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,25 +35,6 @@ struct results {
     int exit_status;
     int64_t start_us;
 };
-
-void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch == '\n')
-            fputs("\\n", f);
-        else if (ch == '\t')
-            fputs("\\t", f);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
 
 static void kv(FILE *f, const char *key, const char *value, bool comma)
 {

@@ -29,6 +29,4 @@ void results_run_verdict(struct results *r, const char *verdict, const char *rea
 void results_finish(struct results *r, const char *status);
 void results_close(struct results *r);
 
-void json_string(FILE *f, const char *s);
-
 #endif

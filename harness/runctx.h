@@ -1,7 +1,8 @@
 /* The parts of harness/run.c's case runner, one file each: the context a running case carries
- * and the helpers every part uses (here, run.c), the wait and none steps (run-wait.c), the steps
- * that read the probed features and _NET_SUPPORTED (run-features.c), and the fake clients'
- * commands with the resize trigger (run-command.c).  Internal to those four files. */
+ * and the helpers every part uses (here; runctx.c), the wait and none steps (run-wait.c), the
+ * steps that read the probed features and _NET_SUPPORTED (run-features.c), and the fake clients'
+ * commands with the resize trigger (run-command.c).  run.c calls the steps, the steps call the
+ * helpers: no part calls back into run.c.  Internal to those five files. */
 #ifndef FRAMESYNC_RUNCTX_H
 #define FRAMESYNC_RUNCTX_H
 

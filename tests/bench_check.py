@@ -257,7 +257,7 @@ def interrupt_resize(tmp, steps=10):
 
 # ---- the resize cells ----
 RESIZE_SYNCED = ("resize-ptr125-basic-8", "resize-ptr125-draft-8", "resize-ptr125-defacto-8", "resize-kbd60-basic-8")
-RESIZE_PASS_MS = 2700   # one pass of the path (bench/resize.c PATH_MS)
+RESIZE_PASS_MS = 2700   # one pass of the path (bench/resize.h PATH_MS)
 
 
 def resize_session(tmp, wm, cells, passes=1):

@@ -87,44 +87,8 @@
 #include <xcb/xcb.h>
 
 #include "clock.h"
+#include "options.h"
 #include "xhelpers.h"
-
-enum fault { F_NONE, F_ANSWER_EARLY, F_WRONG_COUNTER, F_ODD_END, F_NO_DRAWN_WAIT, F_WRONG_FENCE, F_SAME_SIZE,
-             F_LATE_COUNTER, F_ANSWER_ONLY_ANIMATING, F_NO_COUNTER, F_CHILD_SERVER_PAINT, F_CRASH_ON_REQUEST,
-             F_CRASH_ON_UPDATE, F_ANSWER_BEFORE_CONFIGURE, F_EXTENDED_AFTER_MAP, F_COUNTER2_AFTER_MAP };
-static const char *const fault_names[] = {"none", "answer-early", "wrong-counter", "odd-end", "no-drawn-wait",
-                                          "wrong-fence-index", "same-size-unanswered", "late-counter",
-                                          "answer-only-animating", "no-counter", "child-server-paint",
-                                          "crash-on-request", "crash-on-update", "answer-before-configure",
-                                          "extended-after-map", "counter2-after-map"};
-/* What each fault breaks (`--list-faults`, read by the spec tools and the client self-test's
- * readers): the clause of cases/clauses.txt, and how. */
-static const struct {
-    const char *clause, *what;
-} fault_info[] = {
-    {"", ""},
-    {"ewmh-1.5/basic/client-sets-counter", "answers a request before painting at the new size"},
-    {"draft-2011/extended/client-answer", "answers an extended request on the wrong counter"},
-    {"draft-2011/delimited/odd-even", "ends its updates at an odd value"},
-    {"draft-2011/delimited/client-wait-drawn", "begins its next update without waiting for the drawn message"},
-    {"draft-2011/fences/client-trigger", "triggers the fence at index (N / 2 + 1) % L"},
-    {"ewmh-1.5/basic/client-sets-counter", "does not answer a request that keeps its size (a move)"},
-    {"ewmh-1.5/basic/client-participation", "names its counter only after the map"},
-    {"ewmh-1.5/basic/client-sets-counter", "answers only while it animates: idle, a request is never answered"},
-    {"ewmh-1.5/basic/client-participation", "lists _NET_WM_SYNC_REQUEST but names no counter"},
-    {"ewmh-1.5/basic/client-sets-counter", "answers after the server painted a child's background, not drawing itself"},
-    {"client/crash", "abort()s when a sync request arrives"},
-    {"client/crash", "abort()s when it begins its first update after its first frame"},
-    {"ewmh-1.5/basic/client-sets-counter", "answers a request when it arrives, before the ConfigureNotify"},
-    {"draft-2011/extended/client-initializes", "names its second (extended) counter only after the map"},
-    {"draft-2011/extended/client-initializes", "creates its second counter, with its initial value, only after the map"},
-};
-
-enum variant { V_NONE, V_FRAME_ANSWER, V_MAP_EVEN, V_PLUS3, V_SLOW_ANSWER, V_NEGATIVE_START, V_RAISE_OVER_NEW,
-               V_MIN_SIZE, V_FIXED_SIZE, V_ONE_FRAME };
-static const char *const variant_names[] = {"none", "frame-answer", "map-even", "plus3", "slow-answer",
-                                            "negative-start", "raise-over-new", "min-size", "fixed-size",
-                                            "one-frame"};
 
 enum { A_PROTOCOLS, A_DELETE, A_SYNC, A_COUNTER, A_FENCES, A_SUPPORTED, A_SYNC_DRAWN, A_FRAME_DRAWN, A_COUNT };
 static const char *const atom_names[A_COUNT] = {"WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_SYNC_REQUEST",
@@ -456,76 +420,6 @@ static void on_event(xcb_generic_event_t *ev)
 }
 
 /* The index of v in names, or -1: the enums follow their name tables. */
-static int name_index(const char *const *names, size_t n, const char *v)
-{
-    for (size_t k = 0; k < n; k++)
-        if (!strcmp(names[k], v))
-            return (int)k;
-    return -1;
-}
-
-static void list_faults(void)
-{
-    for (size_t k = 1; k < sizeof fault_names / sizeof fault_names[0]; k++)
-        printf("%s\t%s\t%s\n", fault_names[k], fault_info[k].clause, fault_info[k].what);
-    exit(0);
-}
-
-static void parse_args(int argc, char **argv, int *nfences)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--list-faults"))
-            list_faults();
-        else if (!strcmp(a, "--form") && v) {
-            S.extended = !strcmp(v, "extended");
-            if (!S.extended && strcmp(v, "basic"))
-                goto usage;
-        } else if (!strcmp(a, "--fences") && v) {
-            *nfences = atoi(v);
-            if (*nfences < 0 || *nfences > 8)
-                goto usage;
-        } else if (!strcmp(a, "--frame-ms") && v) {
-            S.frame_ms = atoi(v);
-            if (S.frame_ms < 1)
-                goto usage;
-        } else if (!strcmp(a, "--animate-ms") && v) {
-            S.animate_ms = atoi(v);
-            if (S.animate_ms < 1)
-                goto usage;
-        } else if (!strcmp(a, "--variant") && v) {
-            int k = name_index(variant_names, sizeof variant_names / sizeof variant_names[0], v);
-            if (k < 0)
-                goto usage;
-            S.variant = (enum variant)k;
-            if (S.variant == V_MIN_SIZE) { /* the size the resize cases ask for */
-                S.width = 480;
-                S.height = 360;
-            }
-        } else if (!strcmp(a, "--fault") && v) {
-            int k = name_index(fault_names, sizeof fault_names / sizeof fault_names[0], v);
-            if (k < 0)
-                goto usage;
-            S.fault = (enum fault)k;
-        } else {
-            goto usage;
-        }
-        i++;
-    }
-    return;
-usage:
-    fprintf(stderr, "usage: model-app [--form basic|extended] [--fences N (0-8)] [--frame-ms MS] [--animate-ms MS]\n"
-                    "                 [--fault F] [--variant V]\n"
-                    "       model-app --list-faults\n"
-                    "variants: frame-answer map-even plus3 slow-answer negative-start raise-over-new min-size fixed-size "
-                    "one-frame\n"
-                    "faults: answer-early wrong-counter odd-end no-drawn-wait wrong-fence-index "
-                    "same-size-unanswered late-counter answer-only-animating no-counter child-server-paint\n"
-                    "        crash-on-request crash-on-update answer-before-configure extended-after-map\n"
-                    "        counter2-after-map\n");
-    exit(2);
-}
-
 static void start(int nfences)
 {
     S.c = xcb_connect(NULL, NULL);
@@ -563,11 +457,19 @@ static void start(int nfences)
 
 int main(int argc, char **argv)
 {
-    int nfences = 0;
-    S.extended = true;
-    parse_args(argc, argv, &nfences);
+    struct model_options o;
+    model_options_parse(argc, argv, &o);
+    S.extended = o.extended;
+    S.fault = o.fault;
+    S.variant = o.variant;
+    S.frame_ms = o.frame_ms;
+    S.animate_ms = o.animate_ms;
+    if (S.variant == V_MIN_SIZE) { /* the size the resize cases ask for */
+        S.width = 480;
+        S.height = 360;
+    }
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    start(nfences);
+    start(o.nfences);
     for (;;) {
         xcb_generic_event_t *ev;
         while ((ev = xcb_poll_for_event(S.c))) {

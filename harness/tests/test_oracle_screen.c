@@ -12,6 +12,7 @@
 
 #include "frame-colour.h"
 #include "../oracle-screen.h"
+#include "../oracle-windows.h"
 #include "../timeline.h"
 
 static void test_colour_round_trip(void **state)
