@@ -452,7 +452,15 @@ class SelfTest:
         named_faults = args.fault or []
         all_faults = list_faults()
         faults = [f for f in all_faults if f[0] not in ABSENCE_ONLY and (not self.selecting or f[0] in named_faults)]
-        variants = [v for v in list_variants() if not self.selecting or v[0] in (args.variant or [])]
+        all_variants = list_variants()
+        # a name fake-wm does not have would select nothing, and nothing run is no proof
+        unknown = sorted(set(named_faults) - {f[0] for f in all_faults}) + sorted(
+            set(args.variant or []) - {v[0] for v in all_variants})
+        if unknown:
+            print("selftest: fake-wm has no fault or variant named %s (fake-wm --list-faults, --list-variants)"
+                  % ", ".join(unknown), file=sys.stderr)
+            sys.exit(2)
+        variants = [v for v in all_variants if not self.selecting or v[0] in (args.variant or [])]
         for name, _, _ in variants:
             if name not in VARIANT_FEATURES:
                 self.problems.append("variant %s has no expected features in tests/selftest.py VARIANT_FEATURES" % name)
