@@ -12,7 +12,7 @@ CFLAGS  ?= -O2 -g
 # snprintf truncation is the intended behaviour for paths and messages here, hence no -Wformat-truncation
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-format-truncation -Icommon
 PKGS     = xcb xcb-sync xcb-composite xcb-damage xcb-xfixes xcb-render xcb-renderutil xcb-image \
-           xcb-ewmh xcb-icccm xcb-record xcb-xtest xcb-shape xcb-util libpng
+           xcb-ewmh xcb-icccm xcb-record xcb-xtest xcb-shape xcb-util xcb-randr libpng
 X_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 X_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
@@ -22,8 +22,8 @@ COMMON_SRC   := $(wildcard common/*.c)
 COMMON_X     := common/xhelpers.c
 HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(COMMON_SRC)
 HARNESS_OBJ  := $(HARNESS_SRC:.c=.o)
-SCRIPTED_SRC := $(wildcard fake-clients/scripted-client/*.c) $(COMMON_X)
-WM_SRC       := $(wildcard fake-wm/*.c) $(COMMON_X) common/terms.c
+SCRIPTED_SRC := $(wildcard fake-clients/scripted-client/*.c) $(COMMON_X) common/monitors.c
+WM_SRC       := $(wildcard fake-wm/*.c) $(COMMON_X) common/terms.c common/monitors.c
 OBSERVER_SRC := $(wildcard app-observer/*.c) $(COMMON_X)
 MODEL_APP_SRC := $(wildcard fake-clients/model-app/*.c) $(COMMON_X)
 UNIT_SRC     := $(wildcard harness/tests/test_*.c)

@@ -79,6 +79,8 @@ static const struct {
     {"end-update", cmd_end_update, false},
     {"update", cmd_update, true},
     {"query-counter", cmd_query_counter, false},
+    {"monitors", cmd_monitors, false},
+    {"to-monitor", cmd_to_monitor, true},
     {"sync", cmd_sync, false},
     {"quit", cmd_quit, false},
 };

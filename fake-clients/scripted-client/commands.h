@@ -22,6 +22,9 @@ handler_fn cmd_create, cmd_max_size, cmd_map, cmd_unmap, cmd_withdraw, cmd_destr
 handler_fn cmd_counters, cmd_counter_property, cmd_set_counter, cmd_destroy_counter, cmd_query_counter,
     cmd_begin_update, cmd_end_update, cmd_update, cmd_fences, cmd_trigger_fence, cmd_reset_fence;
 
+/* monitors.c: two RandR monitors to move the window between */
+handler_fn cmd_monitors, cmd_to_monitor;
+
 /* commands-args.c: argument parsing; the false ones have filled msg */
 bool parse_i64(const char *s, int64_t *out);
 bool parse_range(const char *s, int64_t min, int64_t max, int64_t *out);

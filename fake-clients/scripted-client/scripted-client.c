@@ -129,6 +129,8 @@ static void connect_x(struct client *cl)
 
 static void bye(struct client *cl, const char *reason, int status)
 {
+    if (cl->c && !xcb_connection_has_error(cl->c))
+        monitors_remove_own(cl, NULL); /* the server keeps them after we are gone */
     record("bye", "reason=%s", reason);
     if (cl->c)
         xcb_disconnect(cl->c);

@@ -9,6 +9,7 @@
 #include <xcb/xcb.h>
 #include <xcb/sync.h>
 
+#include "monitors.h"
 #include "xhelpers.h"
 
 #define FC_MAX_COUNTERS 2
@@ -122,6 +123,12 @@ struct client {
     int resize_timerfd;
     struct resize resize;
 
+    /* monitors.c: the two monitors of the last `monitors two` (left to right), and whether this
+     * client made them (then it deletes them again: `monitors remove`, and at every exit it makes) */
+    struct monitor_rect monitors[2];
+    int nmonitors;
+    bool made_monitors;
+
     bool quit_requested; /* `quit`: the main loop ends after this command */
 };
 
@@ -187,6 +194,9 @@ bool answer_set_policy(struct client *cl, const char *policy, const char *arg, c
 /* `answer-missed`: answers now the first request that policy never left unanswered */
 bool answer_missed(struct client *cl, struct cmd *cmd, char *extra, size_t extra_len, char *msg, size_t len);
 void timer_rearm(struct client *cl);
+
+/* monitors.c: deletes the monitors this client made (at exit; nothing when it made none) */
+void monitors_remove_own(struct client *cl, struct cmd *cmd);
 
 /* commands.c: runs one command line; its `done` or `error` is recorded (resize: later) */
 void command_run(struct client *cl, char *line);
