@@ -12,9 +12,11 @@
 #include "faults.h"
 #include "fences.h"
 #include "log.h"
+#include "outputs.h"
 #include "pictures.h"
 #include "stage.h"
 #include "state.h"
+#include "variants.h"
 
 #include "clock.h"
 #include "xhelpers.h"
@@ -66,7 +68,19 @@ static void draw_window(const struct win *w, uint16_t alpha)
 
 static bool forced; /* comp_show_before_paint: called from the WM's handlers, no catch-up */
 
-void paint(int64_t now)
+/* per-output-clock with two outputs or more: each output is painted at its own refresh */
+static bool clock_per_output(void) { return VARIANT(PER_OUTPUT_CLOCK) && outputs_count() > 1; }
+
+static int64_t last_paint_on[OUTPUTS_MAX] = {-1000000000, -1000000000, -1000000000, -1000000000};
+
+/* w is refreshed, and its updates reported, by the paints of `output` (-1: the whole screen) */
+static bool shown_by(const struct win *w, int output) { return output < 0 || outputs_of(w) == output; }
+
+/* A paint of the whole screen (output -1) or of one output: the back buffer is drawn whole, the
+ * windows the output shows are refreshed from their contents and their updates collected for the
+ * drawn messages, and only the output's rectangle is copied to the overlay (the other outputs keep
+ * what their own last paint put there). */
+static void paint_on(int64_t now, int output)
 {
     /* learn every counter change the server processed before now */
     if (!forced)
@@ -85,9 +99,8 @@ void paint(int64_t now)
     bool copies = false;
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
-        if (paintable(w) && !w->await_first && !w->first_show_after && !kept(w) && !w->show_released &&
-            !w->defer_until &&
-            (w->dirty || !w->shown))
+        if (paintable(w) && shown_by(w, output) && !w->await_first && !w->first_show_after && !kept(w) &&
+            !w->show_released && !w->defer_until && (w->dirty || !w->shown))
             copies = true;
     }
     if (copies)
@@ -101,6 +114,11 @@ void paint(int64_t now)
         struct win *w = stack[i];
         if (!paintable(w) || w->await_first || w->first_show_after)
             continue;
+        if (!shown_by(w, output)) {
+            if (w->shown && w->saved_pic) /* its part on this output, as its own output last showed it */
+                draw_window(w, fade_alpha(w, now));
+            continue;
+        }
         if (kept(w)) {
             if (!w->shown)
                 continue; /* mapped in the middle of an update: not shown at all yet */
@@ -110,7 +128,7 @@ void paint(int64_t now)
         if (!w->saved_pic)
             continue;
         draw_window(w, fade_alpha(w, now));
-        drawn_collect(w);
+        drawn_collect(w, outputs_of(w));
         if (fade_running(w))
             again = true; /* a fade-in goes on with the next refresh */
         if (w->show_released) {
@@ -119,12 +137,40 @@ void paint(int64_t now)
                 again = true; /* what it drew since that update: in the next paint */
         }
     }
-    xcb_render_composite(X.pc, XCB_RENDER_PICT_OP_SRC, back_pic, XCB_NONE, overlay_pic, 0, 0, 0, 0, 0, 0,
-                         all.width, all.height);
+    xcb_rectangle_t area = all;
+    if (output >= 0) {
+        const struct output *o = outputs_get(output);
+        area = (xcb_rectangle_t){(int16_t)o->x, (int16_t)o->y, (uint16_t)o->w, (uint16_t)o->h};
+    }
+    xcb_render_composite(X.pc, XCB_RENDER_PICT_OP_SRC, back_pic, XCB_NONE, overlay_pic, area.x, area.y, 0, 0, area.x,
+                         area.y, area.width, area.height);
     stamps_paint_issued();
-    comp_schedule_settle(again);
+    if (output < 0) {
+        comp_schedule_settle(again);
+        for (int i = 0; i < OUTPUTS_MAX; i++)
+            last_paint_on[i] = now;
+    } else {
+        comp_schedule_settle_on(output, again);
+        last_paint_on[output] = now;
+    }
     last_paint = now;
     xcb_flush(X.pc);
+}
+
+void paint(int64_t now) { paint_on(now, -1); }
+
+/* per-output-clock: the output whose refresh is due first among those to be repainted, or -1 */
+static int next_output(int64_t *due)
+{
+    int best = -1;
+    for (int i = 0; i < outputs_count(); i++) {
+        int64_t d = last_paint_on[i] + outputs_get(i)->interval_us;
+        if (comp_scheduled_on(i) && (best < 0 || d < *due)) {
+            best = i;
+            *due = d;
+        }
+    }
+    return best;
 }
 
 void comp_tick(int64_t now)
@@ -136,8 +182,17 @@ void comp_tick(int64_t now)
     end_expired_delays(now);
     stage_release_due(now);
     drawn_tick(now);
-    if (paint_wanted() && now >= last_paint + interval_us)
-        paint(now);
+    if (!paint_wanted())
+        return;
+    if (!clock_per_output()) {
+        if (now >= last_paint + interval_us)
+            paint(now);
+        return;
+    }
+    int64_t due = 0;
+    int output = next_output(&due);
+    if (output >= 0 && now >= due)
+        paint_on(now, output);
 }
 
 int64_t comp_next_deadline(void)
@@ -149,8 +204,11 @@ int64_t comp_next_deadline(void)
         if (d < 0 || t_ < d)                                                                                      \
             d = t_;                                                                                               \
     } while (0)
-    if (paint_wanted())
+    int64_t due = 0;
+    if (paint_wanted() && !clock_per_output())
         CONSIDER(last_paint + interval_us);
+    else if (paint_wanted() && next_output(&due) >= 0)
+        CONSIDER(due);
     if (drawn_next_deadline() >= 0)
         CONSIDER(drawn_next_deadline());
     if (stage_next_deadline() >= 0)

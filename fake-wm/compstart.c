@@ -8,6 +8,7 @@
 #include "compsched.h"
 #include "fences.h"
 #include "log.h"
+#include "outputs.h"
 #include "pictures.h"
 #include "selection.h"
 #include "state.h"
@@ -107,6 +108,7 @@ static void take_existing_windows(void)
 void comp_start(void (*wm_catch_up)(void))
 {
     compwin_start(open_connection());
+    outputs_start();
     xcb_window_t stamp_win = create_stamp_window();
     stamps_start(stamp_win);
     xcb_window_t overlay = redirect_to_overlay();

@@ -9,6 +9,7 @@
 #include "fade.h"
 #include "faults.h"
 #include "log.h"
+#include "outputs.h"
 #include "pictures.h"
 #include "selection.h"
 #include "stage.h"
@@ -152,6 +153,12 @@ void comp_handle_event(xcb_generic_event_t *ev)
         stamps_property_notify(p);
         return;
     }
+    case XCB_CONFIGURE_NOTIFY: /* of the root: a RandR monitor set or deleted (outputs.c) */
+        if (((xcb_configure_notify_event_t *)ev)->window == X.root) {
+            outputs_root_configured();
+            comp_schedule();
+        }
+        return;
     case XCB_SELECTION_CLEAR: {
         xcb_selection_clear_event_t *e = (xcb_selection_clear_event_t *)ev;
         if (e->selection == atom(A_NET_WM_CM_S0)) {

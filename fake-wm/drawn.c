@@ -8,6 +8,7 @@
 #include "faults.h"
 #include "features.h"
 #include "log.h"
+#include "outputs.h"
 #include "state.h"
 
 #include "clock.h"
@@ -17,6 +18,8 @@
 struct shown {
     xcb_window_t win;
     int64_t value;
+    int output;                 /* the output whose paint showed it */
+    xcb_timestamp_t replayed;   /* fault drawn-per-output-count: the earlier paint's time (0: this paint's) */
 };
 #define MAX_SHOWN 4096
 static struct shown shown[MAX_SHOWN];
@@ -50,7 +53,7 @@ static void send_client_message(xcb_window_t win, xcb_atom_t type, const uint32_
     xcb_send_event(X.pc, 0, win, XCB_EVENT_MASK_NO_EVENT, (const char *)&m);
 }
 
-static void send_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_time, const char *when)
+static void send_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_time, int output, const char *when)
 {
     int64_t v = FAULT(DRAWN_WRONG_VALUE) ? value + 2 : value;
     uint32_t lo = (uint32_t)((uint64_t)v & 0xffffffffu), hi = (uint32_t)((uint64_t)v >> 32);
@@ -73,7 +76,7 @@ static void send_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_t
         return;
     int64_t tv = FAULT(TIMINGS_WRONG_VALUE) ? value + 2 : value;
     uint32_t lt[5] = {(uint32_t)((uint64_t)tv & 0xffffffffu), (uint32_t)((uint64_t)tv >> 32), 0,
-                      (uint32_t)(1000000 / opt.refresh_hz), 0};
+                      (uint32_t)outputs_get(output)->interval_us, 0};
     send_client_message(win, atom(A_NET_WM_FRAME_TIMINGS), lt);
     logmsg("window %u: sent _NET_WM_FRAME_TIMINGS value=%lld refresh_interval=%u", win, (long long)tv, lt[3]);
 }
@@ -84,12 +87,14 @@ void drawn_before_map(struct win *w)
     if (!FAULT(FIRST_DRAWN_BEFORE_MAP) || !drawn_enabled_for(w) || in_update(w))
         return;
     w->first_drawn_early = true;
-    send_drawn(w->id, w->fupd.value, X.last_time, "at the MapRequest, before mapping the window: fault first-drawn-before-map");
+    send_drawn(w->id, w->fupd.value, X.last_time, 0, "at the MapRequest, before mapping the window: fault first-drawn-before-map");
 }
 
 void drawn_window_mapped(struct win *w, int64_t value, bool odd)
 {
     w->npending = 0;
+    w->drawn_output_known = false;
+    memset(w->output_reported, 0, sizeof w->output_reported);
     w->first_drawn_needed = drawn_enabled_for(w) && !w->first_drawn_early;
     w->first_drawn_early = false;
     if (!w->first_drawn_needed)
@@ -102,7 +107,7 @@ void drawn_window_mapped(struct win *w, int64_t value, bool odd)
     }
     if (FAULT(FIRST_DRAWN_AT_MAP)) {
         w->first_drawn_needed = false;
-        send_drawn(w->id, value, X.last_time, "at the map, before compositing the window: fault first-drawn-at-map");
+        send_drawn(w->id, value, X.last_time, 0, "at the map, before compositing the window: fault first-drawn-at-map");
         xcb_flush(X.pc);
         /* and the window is first composited 50 ms later, so the message is early beyond doubt
          * (at the next refresh it could reach the client as the screen changes) */
@@ -122,18 +127,35 @@ void drawn_update_completed(struct win *w, int64_t value)
     }
     if (FAULT(DRAWN_BEFORE_PAINT)) {
         w->first_drawn_needed = false;
-        send_drawn(w->id, value, X.last_time, "when the counter went even, before the repaint: fault drawn-before-paint");
+        send_drawn(w->id, value, X.last_time, outputs_of(w), "when the counter went even, before the repaint: fault drawn-before-paint");
         return;
     }
     push_pending(w, value);
 }
 
-void drawn_collect(struct win *w)
+/* Fault drawn-per-output-count: w is painted on `output`; when it comes back there from another
+ * output, the frame that output last reported of it is reported again, before anything newer. */
+static void replay_on_return(struct win *w, int output)
+{
+    bool moved = w->drawn_output_known && w->drawn_output != output;
+    int from = w->drawn_output;
+    w->drawn_output_known = true;
+    w->drawn_output = output;
+    if (!FAULT(DRAWN_PER_OUTPUT_COUNT) || !moved || !w->output_reported[output] || nshown == MAX_SHOWN)
+        return;
+    shown[nshown++] = (struct shown){.win = w->id, .value = w->output_value[output], .output = output,
+                                     .replayed = w->output_time[output]};
+    logmsg("window %u: back on output %d from output %d: its frame %lld of that output reported again (fault "
+           "drawn-per-output-count)", w->id, output, from, (long long)w->output_value[output]);
+}
+
+void drawn_collect(struct win *w, int output)
 {
     if (!drawn_enabled_for(w)) {
         w->npending = 0;
         return;
     }
+    replay_on_return(w, output);
     w->first_drawn_needed = false;
     int from = opt.compress && w->npending > 0 ? w->npending - 1 : 0, to = w->npending;
     if (FAULT(COMPRESS_TO_FIRST) && w->npending > 1) {
@@ -145,7 +167,7 @@ void drawn_collect(struct win *w)
     for (int i = from; i < to; i++) {
         if (nshown == MAX_SHOWN)
             break;
-        shown[nshown++] = (struct shown){.win = w->id, .value = w->pending[i]};
+        shown[nshown++] = (struct shown){.win = w->id, .value = w->pending[i], .output = output};
     }
     w->npending = 0;
 }
@@ -157,20 +179,21 @@ struct delayed {
     xcb_window_t win;
     int64_t value;
     xcb_timestamp_t server_time;
+    int output;
     int64_t due;
 };
 static struct delayed delayed[MAX_SHOWN];
 static int delayed_head, ndelayed;
 
-static void delay_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_time, int delay_ms)
+static void delay_drawn(xcb_window_t win, int64_t value, xcb_timestamp_t server_time, int output, int delay_ms)
 {
     if (ndelayed == MAX_SHOWN) {
         logmsg("window %u: too many drawn messages held back: value %lld sent at once", win, (long long)value);
-        send_drawn(win, value, server_time, "after the paint");
+        send_drawn(win, value, server_time, output, "after the paint");
         return;
     }
     delayed[(delayed_head + ndelayed) % MAX_SHOWN] =
-        (struct delayed){.win = win, .value = value, .server_time = server_time,
+        (struct delayed){.win = win, .value = value, .server_time = server_time, .output = output,
                          .due = clock_now_us() + (int64_t)delay_ms * 1000};
     ndelayed++;
     logmsg("window %u: drawn message for %lld held back %d ms after the paint (inject drawn-delay=%d, control)", win,
@@ -185,7 +208,7 @@ void drawn_tick(int64_t now)
         ndelayed--;
         struct win *w = win_find(d.win);
         if (w && !w->destroyed)
-            send_drawn(d.win, d.value, d.server_time, "after the paint and the drawn delay");
+            send_drawn(d.win, d.value, d.server_time, d.output, "after the paint and the drawn delay");
     }
 }
 
@@ -223,6 +246,17 @@ static int control_delay_ms(xcb_window_t win, int64_t value)
     return control_ms;
 }
 
+/* what w reported on an output: the frame the fault drawn-per-output-count reports again there */
+static void note_reported(xcb_window_t win, int output, int64_t value, xcb_timestamp_t at)
+{
+    struct win *w = win_find(win);
+    if (!w || output < 0 || output >= OUTPUTS_MAX)
+        return;
+    w->output_reported[output] = true;
+    w->output_value[output] = value;
+    w->output_time[output] = at;
+}
+
 void drawn_paint_done(xcb_timestamp_t server_time)
 {
     for (int i = 0; i < nshown; i++) {
@@ -232,11 +266,17 @@ void drawn_paint_done(xcb_timestamp_t server_time)
         int delay_ms = control_delay_ms(shown[i].win, shown[i].value);
         if (delay_ms < 0)
             continue; /* withheld by the control channel (client cases) */
+        xcb_timestamp_t at = shown[i].replayed ? shown[i].replayed : server_time;
+        if (!shown[i].replayed)
+            note_reported(shown[i].win, shown[i].output, shown[i].value, at);
         delay_ms += opt.drawn_delay_ms;
         if (delay_ms > 0)
-            delay_drawn(shown[i].win, shown[i].value, server_time, delay_ms);
+            delay_drawn(shown[i].win, shown[i].value, at, shown[i].output, delay_ms);
         else
-            send_drawn(shown[i].win, shown[i].value, server_time, "after the paint");
+            send_drawn(shown[i].win, shown[i].value, at, shown[i].output,
+                       shown[i].replayed ? "again, at the window's first paint back on that output (fault "
+                                           "drawn-per-output-count)"
+                                         : "after the paint");
     }
     nshown = 0;
 }

@@ -15,8 +15,8 @@ bool drawn_enabled_for(const struct win *w);   /* extended window, compositing, 
 void drawn_before_map(struct win *w);
 void drawn_window_mapped(struct win *w, int64_t value, bool odd);
 void drawn_update_completed(struct win *w, int64_t value);
-/* a paint is being issued and shows w: collect the updates it shows */
-void drawn_collect(struct win *w);
+/* a paint is being issued and shows w, on output (outputs.h): collect the updates it shows */
+void drawn_collect(struct win *w, int output);
 /* the server has processed that paint (at server_time): send the messages */
 void drawn_paint_done(xcb_timestamp_t server_time);
 void drawn_tick(int64_t now);                   /* drawn-delay: send the messages that are due */

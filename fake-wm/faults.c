@@ -141,6 +141,11 @@ const struct fault_desc fault_table[F_COUNT] = {
      "ends its wait for an answer at any change of the counter, not when it reaches the value asked: an "
      "extended client's odd \"update begins\" lets the next resize through (xfwm4 4.18: a delta-1 alarm, and "
      "clientXSyncUpdateValue clears CLIENT_FLAG_XSYNC_WAITING whatever the value)"},
+    {F_DRAWN_PER_OUTPUT_COUNT, "drawn-per-output-count", "lifecycle/outputs/drawn-in-order",
+     "keeps the frame it last reported of a window per output and, when the window comes back to an output it "
+     "was on, reports that output's frame of it again (its value, and in de-facto its drawn time) at its first "
+     "paint there: the values and times go back when the window moves (a message for an older frame after newer "
+     "ones, as mutter 49.0-49.2's per-view frame counters sent _NET_WM_FRAME_TIMINGS after a move; reverted in 49.3)"},
     {F_CRASH_DURING_PROBE, "crash-during-probe", "compositor/crash",
      "abort()s when it is about to map the 4th window since it started (its 4th MapRequest): during the "
      "probes, and every few windows after each restart"},

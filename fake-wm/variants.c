@@ -100,6 +100,12 @@ const struct variant_desc variant_table[V_COUNT] = {
      "not queued: the next step after the answer (or the timeout) is applied; a client's own ConfigureRequest is "
      "still queued",
      "xfwm4 (clientResizeConfigure, src/moveresize.c)"},
+    {V_PER_OUTPUT_CLOCK, "per-output-clock",
+     "each output is painted at its own cadence (output 0 at --refresh-hz, output 1 at 12/5 of it: 144 Hz beside "
+     "60 Hz), and a window's updates are shown, and its drawn messages sent, by the paints of the output that "
+     "shows most of it; the outputs are the RandR 1.5 monitors the server lists (a monitor that holds another "
+     "is the whole a client divided, not an output), or the screen's left and right halves when it lists fewer than two",
+     "mutter on Wayland (a frame clock per stage view, one view per CRTC, Xwayland windows included)"},
 };
 
 bool variant_on[V_COUNT];
@@ -147,6 +153,7 @@ static const struct {
     {V_NO_DRAWN, V_NO_TIMINGS, "no-drawn sends no timings either"},
     {V_CM_ONLY, V_ANSWER_4S, "a compositor without a WM sends no sync requests to wait for"},
     {V_CM_ONLY, V_DROP_STEPS, "a compositor without a WM runs no interactive resize"},
+    {V_WM_ONLY, V_PER_OUTPUT_CLOCK, "a WM without compositing paints nothing"},
 };
 
 int variant_lookup(const char *name)

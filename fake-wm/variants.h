@@ -27,6 +27,7 @@ enum variant_id {
     V_NO_TIMINGS,
     V_ANSWER_4S,
     V_DROP_STEPS,
+    V_PER_OUTPUT_CLOCK,
     V_COUNT
 };
 struct variant_desc {

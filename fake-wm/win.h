@@ -32,6 +32,7 @@ struct configure_req {
 };
 
 #define MAX_PENDING_DRAWN 64
+#define OUTPUTS_MAX 4 /* outputs the compositor tells apart (outputs.h) */
 #define MAX_FENCES 64
 #define MAX_STAGED 16
 
@@ -127,6 +128,13 @@ struct win {
     bool first_drawn_early;   /* fault first-drawn-before-map: already sent, before the map */
     int64_t pending[MAX_PENDING_DRAWN]; /* completed updates not yet shown */
     int npending;
+    /* fault drawn-per-output-count: the output its last paint was on, and the frame it last
+     * reported on each output (value, and the paint's server time) */
+    bool drawn_output_known;
+    int drawn_output;
+    bool output_reported[OUTPUTS_MAX];
+    int64_t output_value[OUTPUTS_MAX];
+    xcb_timestamp_t output_time[OUTPUTS_MAX];
 
     /* fences (fences.c) */
     xcb_sync_fence_t fences[MAX_FENCES];

@@ -99,6 +99,7 @@ VARIANT_FEATURES = {
     "no-timings": ["frame-timings=absent", "frame-drawn=present@de-facto"],
     "answer-4s": ["sync-requests=present", "held-resize=present"],
     "drop-steps": ["trigger-keyboard=present", "trigger-pointer=present", "held-resize=present"],
+    "per-output-clock": ["hold=present" + EXT, "frame-drawn=present@de-facto", "sync-drawn=present@draft-2011"],
 }
 
 
