@@ -15,6 +15,8 @@ import subprocess
 import sys
 import time
 
+from runner.workers import child_setup
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH_BIN = os.path.join(ROOT, "bench", "framesync-bench")
 EXIT_USAGE = 2
@@ -184,8 +186,10 @@ class Session:
         self.commands.append(cmd)
         started = time.monotonic()
         with open(os.path.join(self.logs, run_id + ".log"), "w") as log:
+            parent = os.getpid()  # the session program dies with the runner, even by SIGKILL
             self.child = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                          stderr=subprocess.PIPE, text=True)
+                                          stderr=subprocess.PIPE, text=True,
+                                          preexec_fn=lambda: child_setup(parent))
             done = 0
             self.progress.show("rep %d  %s  %s" % (rep + 1, wm, cells[0]))
             for line in self.child.stderr:
