@@ -11,6 +11,7 @@
     results.py    results.json as dataclasses (a case result, a run)
     runverdict.py the verdict of a whole run
     terms.py      profiles, verdicts, levels: the suite's vocabulary
+    catalog.py    the clause catalog (cases/clauses.txt), the cases' clause references, the fakes' faults
     baseline.py   expectation baselines (CI gating)
     matrix.py, client_matrix.py, matrix_runs.py   the compositor and client matrices
     merge.py      several runs (shards, compositors) as one

@@ -335,7 +335,8 @@ def display_doc(doc, labels):
 def write_reports(out, doc, multi, labels, cases_dir, interop):
     sys.path.insert(0, ROOT)
     from reports import html, junit, common
-    from spectools import annotate, catalog
+    from spectools import annotate
+    from runner import catalog
     shown = display_doc(doc, labels) if multi else doc
     clauses_path = os.path.join(cases_dir, "clauses.txt")
     tree = junit.build(shown, out, common.parse_clauses(clauses_path))   # the levels of results without them
@@ -431,7 +432,7 @@ def merge(folders, out, cases_dir, allow_empty=False, fail_on="any"):
         f.write(tap_text(entries, multi, labels, doc, verdict))
     refs = None
     try:
-        from spectools import catalog
+        from runner import catalog
         refs = catalog.parse_cases(cases_dir)
     except OSError:
         refs = {}

@@ -19,7 +19,7 @@ import os
 import sys
 
 from . import annotate
-from . import catalog as catmod
+from runner import catalog as catmod
 from . import coverage as covmod
 from . import docbook
 from . import interop as intermod

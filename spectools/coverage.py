@@ -20,7 +20,7 @@ import difflib
 import fnmatch
 import re
 
-from . import catalog as catmod
+from runner import catalog as catmod
 from . import sentences as sentmod
 
 ELLIPSIS_RE = re.compile(r"\s*(?:\.\.\.|\u2026)\s*")

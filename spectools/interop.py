@@ -20,7 +20,7 @@ import json
 import os
 import re
 
-from . import catalog as catmod
+from runner import catalog as catmod
 from runner.terms import PROFILES, level_of_keyword
 
 ORDER = {"fail": 0, "unresolved": 1, "pass": 2, "skip": 3}

@@ -37,7 +37,7 @@ HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 sys.path.insert(0, ROOT)
 from runner.terms import PROFILES  # noqa: E402
-from spectools import catalog as catmod  # noqa: E402
+from runner import catalog as catmod  # noqa: E402
 
 
 def read_catalog(path):
