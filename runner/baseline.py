@@ -149,14 +149,14 @@ def comment_parts(comment):
 
 @functools.lru_cache(maxsize=None)
 def catalog():
-    from reports.common import parse_clauses
+    from runner.reports.common import parse_clauses
     return parse_clauses(os.path.join(ROOT, "cases", "clauses.txt"))
 
 
 def level_of(r):
     """The level of a failing result: the harness's, else its clause's in the catalog (results
     older than the levels)."""
-    from reports.common import case_level
+    from runner.reports.common import case_level
     c = r.get("case", {})
     return c.get("level") or case_level(c, catalog())
 

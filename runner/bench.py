@@ -319,7 +319,7 @@ class Bench:
     def extra_rounds(self):
         """While some cell's p50 varies by 3 % or more between runs and the budget allows, one
         more repetition of those cells (up to 3x the base number)."""
-        from reports import bench_summary
+        from runner.reports import bench_summary
         rep = self.opts.bench_reps
         while rep < 3 * self.opts.bench_reps:
             runs = bench_summary.run_entries(bench_summary.read_rows(self.session.jsonl), self.wms)
@@ -352,7 +352,7 @@ class Bench:
     def pacing(self, sessions):
         """What decides each compositor's pace: its conf's `pacing:` (what is pinned), and the lines
         of its log of the first session that speak of it (what it reported at start)."""
-        from reports import bench_summary
+        from runner.reports import bench_summary
         pinned, reported = {}, {}
         for run_id in sorted(sessions):
             wi, _ = bench_summary.parse_run_id(run_id)
@@ -373,7 +373,7 @@ class Bench:
         return pinned, reported
 
     def finish(self, env):
-        from reports import bench_summary, bench_html
+        from runner.reports import bench_summary, bench_html
         env["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
         env["wall_s"] = round(time.monotonic() - self.start, 1)
         rows = bench_summary.read_rows(self.session.jsonl)

@@ -98,7 +98,7 @@ def gate(run, baselines, update):
 
 def findings_of(run):
     """The clauses a run broke, each once, with their levels (older results: from the catalog)."""
-    from reports.common import findings
+    from runner.reports.common import findings
     return findings((run.get("doc") or {}).get("cases", []), bl.catalog())
 
 

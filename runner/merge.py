@@ -47,7 +47,7 @@ from runner.terms import FAIL_ON  # noqa: E402
 from spectools import interop as intermod  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-from reports.common import findings, parse_clauses  # noqa: E402
+from runner.reports.common import findings, parse_clauses  # noqa: E402
 
 RESULT_RE = re.compile(r"^(not )?ok (\d+)(.*)$")
 ID_RE = re.compile(r"^ - (\S+) \[([^\]]+)\]")
@@ -334,7 +334,7 @@ def display_doc(doc, labels):
 
 def write_reports(out, doc, multi, labels, cases_dir, interop):
     sys.path.insert(0, ROOT)
-    from reports import html, junit, common
+    from runner.reports import html, junit, common
     from spectools import annotate
     from runner import catalog
     shown = display_doc(doc, labels) if multi else doc

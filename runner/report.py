@@ -36,7 +36,7 @@ class Report:
 
     def merged(self, status):
         """The merged results document (what the workers have written so far)."""
-        from reports.common import findings
+        from runner.reports.common import findings
         docs = self.worker_docs()
         cases = {}
         for k, doc in docs:
@@ -73,7 +73,7 @@ class Report:
         """junit.xml and index.html; a report bug must not hide the verdicts."""
         clauses = os.path.join(cases_dir or os.path.join(ROOT, "cases"), "clauses.txt")
         try:
-            from reports import junit, html
+            from runner.reports import junit, html
             junit.write(self.path, os.path.join(self.out, "junit.xml"), clauses_path=clauses)
             html.write(self.path, os.path.join(self.out, "index.html"), clauses_path=clauses)
         except Exception as e:

@@ -18,7 +18,7 @@ the exit status is 1 when any check fails.
   interrupt      SIGINT keeps what was measured (bench.jsonl rows, bench.json marked interrupted);
                  in the middle of a resize cell's drive, its rows are kept and its rates are over the
                  time it drove
-and the resize cells (bench/resize.c, reports/bench_resize.py):
+and the resize cells (bench/resize.c, runner/reports/bench_resize.py):
   resize-sync    fake-wm with a client that answers in the basic, draft and de-facto form shows 0
                  glitch frames, resized by the pointer and (basic) by the keyboard; the client that
                  takes no part (the control) shows stale ones
@@ -53,9 +53,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from reports import bench_stats as bs  # noqa: E402
-from reports import bench_resize  # noqa: E402
-from reports import bench_summary  # noqa: E402
+from runner.reports import bench_stats as bs  # noqa: E402
+from runner.reports import bench_resize  # noqa: E402
+from runner.reports import bench_summary  # noqa: E402
 
 BENCH = os.path.join(ROOT, "bench", "framesync-bench")
 RUNNER = [sys.executable, "-m", "runner", "bench"]   # run with cwd=ROOT

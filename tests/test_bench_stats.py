@@ -5,7 +5,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from reports import bench_stats as bs  # noqa: E402
+from runner.reports import bench_stats as bs  # noqa: E402
 
 
 class Percentiles(unittest.TestCase):

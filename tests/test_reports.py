@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from reports import common, html as html_report, junit  # noqa: E402
+from runner.reports import common, html as html_report, junit  # noqa: E402
 
 # a 1x1 PNG
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")
@@ -267,11 +267,11 @@ class JUnit(unittest.TestCase):
 
     def test_command_line(self):
         out = os.path.join(self.tmp, "other.xml")
-        p = subprocess.run([sys.executable, "-m", "reports.junit", self.results, "-o", out], cwd=ROOT,
+        p = subprocess.run([sys.executable, "-m", "runner.reports.junit", self.results, "-o", out], cwd=ROOT,
                            capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
         ET.parse(out)
-        p = subprocess.run([sys.executable, "-m", "reports.junit", os.path.join(self.tmp, "nope.json")], cwd=ROOT,
+        p = subprocess.run([sys.executable, "-m", "runner.reports.junit", os.path.join(self.tmp, "nope.json")], cwd=ROOT,
                            capture_output=True, text=True)
         self.assertEqual(p.returncode, 2)
 
@@ -406,7 +406,7 @@ class Html(unittest.TestCase):
         with open(path, "w") as f:
             json.dump(doc, f)
         out = os.path.join(self.tmp, "empty.html")
-        p = subprocess.run([sys.executable, "-m", "reports.html", path, "-o", out], cwd=ROOT,
+        p = subprocess.run([sys.executable, "-m", "runner.reports.html", path, "-o", out], cwd=ROOT,
                            capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
         with open(out) as f:

@@ -12,7 +12,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from runner import terms  # noqa: E402
-from reports.common import parse_clauses  # noqa: E402
+from runner.reports.common import parse_clauses  # noqa: E402
 
 # Prints `what<TAB>argument<TAB>answer` lines; the argument "(null)" is a NULL keyword.
 HELPER = r"""

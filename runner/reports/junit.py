@@ -1,6 +1,6 @@
 """JUnit XML from a framesync results.json, for GitLab's and GitHub's test reports.
 
-    python3 -m reports.junit OUT/results.json [-o OUT/junit.xml]
+    python3 -m runner.reports.junit OUT/results.json [-o OUT/junit.xml]
 
 <testsuites> holds one <testsuite> per profile (name = the profile), each with a <testcase> per
 case (classname = the case's group, e.g. `basic`; name = the case id; time in seconds): FAIL gives
@@ -17,10 +17,8 @@ import socket
 import sys
 import xml.etree.ElementTree as ET
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from reports.common import (report_command, PROFILES, ROOT, case_group, case_level, load_results, parse_clauses,  # noqa: E402
-                            read_text, resolve_log)
+from runner.reports.common import (report_command, PROFILES, ROOT, case_group, case_level, load_results, parse_clauses,  # noqa: E402
+                                   read_text, resolve_log)
 from runner.runverdict import recorded  # noqa: E402
 from runner.terms import describe_level, level_label  # noqa: E402
 
@@ -31,7 +29,7 @@ LOG_LIMIT = 200_000
 
 def clean(text):
     return _INVALID_XML.sub(lambda m: "\\x%02x" % ord(m.group()) if ord(m.group()) < 0x100 else "?",
-                            str(text if text is not None else ""))
+                                   str(text if text is not None else ""))
 
 
 def seconds(ms):
@@ -101,16 +99,16 @@ def build(doc, results_dir=".", catalog=None):
                   "skipped": sum(c.get("verdict") == "SKIP" for c in cases)}
         total_ms = sum(float(c.get("duration_ms") or 0) for c in cases)
         suite = ET.SubElement(root, "testsuite", name=profile, tests=str(counts["tests"]),
-                              failures=str(counts["failures"]), errors=str(counts["errors"]),
-                              skipped=str(counts["skipped"]), time=seconds(total_ms),
-                              timestamp=timestamp, hostname=clean(host), id=str(n), package="framesync")
+                                     failures=str(counts["failures"]), errors=str(counts["errors"]),
+                                     skipped=str(counts["skipped"]), time=seconds(total_ms),
+                                     timestamp=timestamp, hostname=clean(host), id=str(n), package="framesync")
         props = ET.SubElement(suite, "properties")
         for comp in doc["compositors"]:
             if comp.get("profile") == profile:
                 ET.SubElement(props, "property", name="compositor", value=clean(comp.get("command", "")))
                 ET.SubElement(props, "property", name="compositor.name", value=clean(comp.get("name", "")))
                 ET.SubElement(props, "property", name="compositor.supported",
-                              value=clean(" ".join(comp.get("supported", []))))
+                                     value=clean(" ".join(comp.get("supported", []))))
         ET.SubElement(props, "property", name="status", value=clean(doc.get("status", "")))
         run = recorded(doc)
         if run:   # a run that tested nothing is not green, even when every testcase is skipped
@@ -170,7 +168,7 @@ def write(results_path, out_path=None, clauses_path=None):
 
 
 def main(argv=None):
-    return report_command(argv, "reports.junit", __doc__, "junit.xml", write,
+    return report_command(argv, "runner.reports.junit", __doc__, "junit.xml", write,
                           "the clause catalog, for the levels of older results (default: cases/clauses.txt)")
 
 

@@ -4,7 +4,7 @@ import os
 import re
 
 from runner.terms import PROFILES, VERDICTS, level_of_clause  # noqa: F401 (the reports import them from here)
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def load_results(path, catalog=None):
@@ -91,7 +91,7 @@ def parse_clauses(path):
 
 
 def report_command(argv, module, doc, default_name, write, clauses_help):
-    """`python3 -m reports.MODULE results.json [-o FILE] [--clauses FILE]`: the command of a report
+    """`python3 -m runner.reports.MODULE results.json [-o FILE] [--clauses FILE]`: the command of a report
     whose write(results, out, clauses) returns the path it wrote."""
     import argparse
     import sys

@@ -1,9 +1,9 @@
-"""bench.html's part for the resize cells (reports/bench_resize.py): the table per cell and
+"""bench.html's part for the resize cells (runner/reports/bench_resize.py): the table per cell and
 compositor with ratios to the first, the size over time under the pointer's trace with the glitch
 strip, and the lag CDF per compositor.  Standard library only."""
-from reports import bench_resize
-from reports import bench_stats as bs
-from reports import bench_summary
+from runner.reports import bench_resize
+from runner.reports import bench_stats as bs
+from runner.reports import bench_summary
 
 KIND_COLOURS = {"stale": "#e08a00", "torn": "#d62728", "bounced": "#7b3fb5"}
 

@@ -1,7 +1,7 @@
 """bench.html: the benchmark's pictures (inline SVG, no script, opens from the folder) and tables,
 from bench.json's document and the rows of bench.jsonl.  Standard library only; also a command:
 
-    python3 -m reports.bench_html OUT/bench.json     # writes OUT/bench.html
+    python3 -m runner.reports.bench_html OUT/bench.json     # writes OUT/bench.html
 """
 import html
 import json
@@ -9,9 +9,9 @@ import math
 import os
 import sys
 
-from reports import bench_stats as bs
-from reports import bench_resize_html
-from reports import bench_summary
+from runner.reports import bench_stats as bs
+from runner.reports import bench_resize_html
+from runner.reports import bench_summary
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
 OUTCOME_COLOURS = {"shown": "#2ca02c", "late": "#ff7f0e", "compressed": "#1f77b4", "never-shown": "#d62728",
@@ -382,7 +382,7 @@ td:first-child,th:first-child,td:nth-child(2){text-align:left} .env td{text-alig
 
 def write(doc, rows, path):
     full, all_rows = doc, rows
-    # the resize cells have their own section (reports/bench_resize_html.py); the rest is about the others
+    # the resize cells have their own section (runner/reports/bench_resize_html.py); the rest is about the others
     steady = lambda s: not bench_summary.is_resize(s or "")  # noqa: E731
     doc = dict(doc, cells_run=[c for c in doc["cells_run"] if steady(c)],
                cells=[c for c in doc["cells"] if steady(c["scenario"])],
@@ -439,7 +439,7 @@ def finish(parts, path):
 
 def main(argv):
     if len(argv) != 1 or argv[0] in ("-h", "--help"):
-        sys.stderr.write("usage: python3 -m reports.bench_html OUT/bench.json\n")
+        sys.stderr.write("usage: python3 -m runner.reports.bench_html OUT/bench.json\n")
         return 2
     with open(argv[0], encoding="utf-8") as f:
         doc = json.load(f)

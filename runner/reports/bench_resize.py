@@ -28,7 +28,7 @@ Standard library only.
 import collections
 import math
 
-from reports import bench_stats as bs
+from runner.reports import bench_stats as bs
 
 KINDS = ("consistent", "stale", "torn", "bounced")
 GLITCHES = ("stale", "torn", "bounced")

@@ -1,7 +1,7 @@
 """A self-contained HTML report from a framesync results.json: one file, inline CSS and JS, no
 external resources, opens from the local folder without a server.
 
-    python3 -m reports.html OUT/results.json [-o OUT/index.html] [--clauses cases/clauses.txt]
+    python3 -m runner.reports.html OUT/results.json [-o OUT/index.html] [--clauses cases/clauses.txt]
 
 It shows the run's verdict when the run tested nothing (UNRESOLVED, or accepted by
 --allow-empty), the counts per profile and per clause group, the compositors (command, name,
@@ -17,13 +17,11 @@ import re
 import sys
 import urllib.parse
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from reports.common import (report_command, PROFILES, PSEUDO_CLAUSES, ROOT, VERDICTS, case_group, case_level,  # noqa: E402
-                            clause_group, failed_clause, findings, load_results, parse_clauses, parse_timeline,
-                            read_text, resolve_log, screenshots)
+from runner.reports.common import (report_command, PROFILES, PSEUDO_CLAUSES, ROOT, VERDICTS, case_group, case_level,  # noqa: E402
+                                   clause_group, failed_clause, findings, load_results, parse_clauses, parse_timeline,
+                                   read_text, resolve_log, screenshots)
 from runner.runverdict import recorded  # noqa: E402
-from reports.timeline_svg import fmt_ms, svg_timeline  # noqa: E402
+from runner.reports.timeline_svg import fmt_ms, svg_timeline  # noqa: E402
 from runner.terms import LEVELS, describe_level, level_label  # noqa: E402
 
 SYNC_ATOMS = ["_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_NET_WM_SYNC_DRAWN",
@@ -258,7 +256,7 @@ def level_badge(level):
     """A finding's level: filled for RFC 2119 capitals and defects, dashed for the lowercase words
     (not normative as written), grey for implied requirements; the hover says what it means."""
     return '<span class="level %s" title="%s">%s</span>' % (LEVEL_CLASS.get(level, "lv-implied"),
-                                                            esc(describe_level(level)), esc(level_label(level)))
+                                                                   esc(describe_level(level)), esc(level_label(level)))
 
 
 def levels_count(found):
@@ -347,7 +345,7 @@ def failure_html(case, clauses, page_dir, results_dir, all_logs, budget):
             value = esc(case[key])
             rows.append((key, "<code>%s</code>" % value if key in ("file", "step", "expected", "observed") else value))
     rows.append(("checks", "%s of %s ran; %s" % (esc(str(case.get("checks_run"))), esc(str(case.get("checks"))),
-                                                 esc(fmt_ms(case.get("duration_ms"))))))
+                                                        esc(fmt_ms(case.get("duration_ms"))))))
     if log:
         rows.append(("log", '<a href="%s">%s</a>' % (href_for(log, page_dir), esc(case.get("log") or log))))
     elif case.get("log"):
@@ -428,7 +426,7 @@ def render(doc, clauses, page_dir, results_dir):
                         for v in VERDICTS), len(cases)))
     h.append('<h2 id="features">What the compositor implements</h2>' + features_html(doc))
     h.append('<h2 id="findings">Findings (%d)%s</h2>' % (len(found), (' <span class="meta">by level: %s</span>'
-                                                                   % levels_count(found)) if found else "")
+                                                                          % levels_count(found)) if found else "")
              + findings_html(doc, clauses))
     h.append('<h2 id="summary">Summary</h2><div class="grid2"><div>%s</div><div>%s</div></div>'
              % (count_table("profile", [(p, [x for x in cases if x.get("profile") == p]) for p in profiles]),
@@ -483,7 +481,7 @@ def write(results_path, out_path=None, clauses_path=None):
 
 
 def main(argv=None):
-    return report_command(argv, "reports.html", __doc__, "index.html", write,
+    return report_command(argv, "runner.reports.html", __doc__, "index.html", write,
                           "the clause catalog (default: cases/clauses.txt of this checkout)")
 
 

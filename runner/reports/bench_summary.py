@@ -3,17 +3,17 @@ per run (a compositor, a cell, a repetition) and one per cell and compositor (th
 run medians, the run-to-run variation, the ratios to the first compositor with bootstrap
 intervals).  Standard library only; also a command:
 
-    python3 -m reports.bench_summary OUT/bench.jsonl    # prints the cell table
+    python3 -m runner.reports.bench_summary OUT/bench.jsonl    # prints the cell table
 """
 import json
 import sys
 
-from reports import bench_resize
-from reports import bench_stats as bs
+from runner.reports import bench_resize
+from runner.reports import bench_stats as bs
 
 NOISY_VARIATION = 0.03   # run-to-run variation of p50 (SD / mean) from which a cell is noisy
 RATIO_FIGURES = ("even_to_pixel_p50_ms", "even_to_drawn_p50_ms", "fps")
-# the resize cells' (reports/bench_resize.py): the glitch share, steps shown per second, lag
+# the resize cells' (runner/reports/bench_resize.py): the glitch share, steps shown per second, lag
 RESIZE_RATIO_FIGURES = ("glitch_pct", "steps_per_s", "lag_p50_ms", "lag_p95_ms")
 
 
@@ -237,7 +237,7 @@ def print_table(cells, wms, out=sys.stdout):
 
 def main(argv):
     if len(argv) != 1:
-        sys.stderr.write("usage: python3 -m reports.bench_summary OUT/bench.jsonl\n")
+        sys.stderr.write("usage: python3 -m runner.reports.bench_summary OUT/bench.jsonl\n")
         return 2
     rows = read_rows(argv[0])
     runs = run_entries(rows, [])
