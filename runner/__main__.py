@@ -3,7 +3,7 @@
     run       the suite on N parallel workers, merged (the default)    runner/run.py
     matrix    every installed named compositor (--clients: application) runner/matrix.py
     bench     the benchmark                                             runner/bench.py
-    spec      the spec author's report on a DocBook text of wm-spec     spectools/cli.py
+    spec      the spec author's report on a DocBook text of wm-spec     runner/spec/cli.py
     merge     several runs' output folders as one run                   runner/merge.py
     baseline  results.json against an expectation baseline             runner/baseline.py
 
@@ -26,7 +26,7 @@ COMMANDS = {
     "run": ("runner.run", "the suite on N parallel workers, merged (the default)"),
     "matrix": ("runner.matrix", "every installed named compositor, or with --clients application"),
     "bench": ("runner.bench", "the benchmark"),
-    "spec": ("spectools.cli", "the spec author's report on a DocBook text of wm-spec"),
+    "spec": ("runner.spec.cli", "the spec author's report on a DocBook text of wm-spec"),
     "merge": ("runner.merge", "several runs' output folders as one run"),
     "baseline": ("runner.baseline", "results.json against an expectation baseline"),
 }
@@ -55,7 +55,7 @@ def parser():
 
 
 def spec_args(args):
-    """`spec FILE ...` is `--spec FILE ...` (what spectools.cli reads)."""
+    """`spec FILE ...` is `--spec FILE ...` (what runner.spec.cli reads)."""
     if args and not args[0].startswith("-"):
         return ["--spec"] + args
     return args

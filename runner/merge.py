@@ -44,7 +44,7 @@ from runner.tapstream import findings_tap, yaml_quoted  # noqa: E402
 from runner.terms import PROFILES  # noqa: E402
 from runner import runverdict  # noqa: E402
 from runner.terms import FAIL_ON  # noqa: E402
-from spectools import interop as intermod  # noqa: E402
+from runner.spec import interop as intermod  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 from runner.reports.common import findings, parse_clauses  # noqa: E402
@@ -335,7 +335,7 @@ def display_doc(doc, labels):
 def write_reports(out, doc, multi, labels, cases_dir, interop):
     sys.path.insert(0, ROOT)
     from runner.reports import html, junit, common
-    from spectools import annotate
+    from runner.spec import annotate
     from runner import catalog
     shown = display_doc(doc, labels) if multi else doc
     clauses_path = os.path.join(cases_dir, "clauses.txt")

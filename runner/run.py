@@ -47,7 +47,7 @@ runner options (python3 -m runner run, what run-tests.sh runs):
                       compositors) as if they were one run
   --spec FILE.xml     the spec author's report on a DocBook text of wm-spec instead of a run:
                       sentences, coverage, lint, profile diff, interop (--check, --results PATH,
-                      --out DIR; see python3 -m spectools.cli --help)
+                      --out DIR; see python3 -m runner spec --help)
   --bench             benchmark the compositor(s) instead (--wm repeatable, --bench-time S);
                       see --bench --help
 on a terminal a status line (done/total, failures, ETA) is shown on stderr.

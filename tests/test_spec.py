@@ -1,4 +1,4 @@
-"""Tests of spectools: the DocBook reader, sentences and their classification, coverage against
+"""Tests of runner/spec/: the DocBook reader, sentences and their classification, coverage against
 the catalog, and the lint.  The real texts are read from ../shared/spec/docbook/ (relative to the
 repository root); the tests that need them skip, saying so, when that folder is absent."""
 import os
@@ -9,7 +9,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from runner import catalog  # noqa: E402
-from spectools import coverage, docbook, lint, profilediff, sentences  # noqa: E402
+from runner.spec import coverage, docbook, lint, profilediff, sentences  # noqa: E402
 
 TEXTS = os.path.join(os.path.dirname(ROOT), "shared", "spec", "docbook")
 SPEC_15 = os.path.join(TEXTS, "wm-spec-1.5.xml")

@@ -1,4 +1,4 @@
-"""Tests of ./run-tests.sh --spec (python3 -m runner dispatches to spectools/cli.py) and of the
+"""Tests of ./run-tests.sh --spec (python3 -m runner dispatches to runner/spec/cli.py) and of the
 interop tables from results.json files.  The texts come from ../shared/spec/docbook/; the tests
 that need them skip when it is absent."""
 import json
@@ -13,7 +13,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from runner import catalog  # noqa: E402
-from spectools import annotate, interop  # noqa: E402
+from runner.spec import annotate, interop  # noqa: E402
 
 RUNNER = [sys.executable, "-m", "runner"]   # run with cwd=ROOT
 TEXTS = os.path.join(os.path.dirname(ROOT), "shared", "spec", "docbook")

@@ -80,7 +80,7 @@ def clause_group(clause_id):
 
 def parse_clauses(path):
     """cases/clauses.txt -> {clause id: {field: value}}, read by the one reader of the catalog
-    (spectools.catalog: a malformed file raises CatalogError naming FILE:LINE).  A missing file is
+    (runner.catalog: a malformed file raises CatalogError naming FILE:LINE).  A missing file is
     an empty catalog: the reports of a run from a case folder without one still work."""
     from runner.catalog import parse_clauses as read_catalog
     try:

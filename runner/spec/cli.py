@@ -27,7 +27,7 @@ from . import lint as lintmod
 from . import profilediff
 from . import sentences as sentmod
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXIT_USAGE = 2
 USAGE = __doc__
 
