@@ -149,8 +149,8 @@ def comment_parts(comment):
 
 @functools.lru_cache(maxsize=None)
 def catalog():
-    from runner.reports.common import parse_clauses
-    return parse_clauses(os.path.join(ROOT, "cases", "clauses.txt"))
+    from runner.catalog import clause_table
+    return clause_table(os.path.join(ROOT, "cases", "clauses.txt"))
 
 
 def level_of(r):

@@ -98,6 +98,18 @@ def parse_clauses(path):
     return clauses
 
 
+def clause_table(path):
+    """cases/clauses.txt -> {clause id: {"clause": id, field: value}}: where the reports and the
+    baselines look up a clause's keyword and wording.  A missing file is an empty catalog (the
+    reports of a run from a case folder without one still work); a malformed one raises
+    CatalogError, naming FILE:LINE."""
+    try:
+        records = parse_clauses(path)
+    except OSError:
+        return {}
+    return {c.id: {"clause": c.id, **c.fields} for c in records}
+
+
 # ---------------------------------------------------------------- cases
 
 CASE_ID_RE = re.compile(r"^case:\s*(\S+)")

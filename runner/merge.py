@@ -47,7 +47,8 @@ from runner.terms import FAIL_ON  # noqa: E402
 from runner.spec import interop as intermod  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-from runner.reports.common import findings, parse_clauses  # noqa: E402
+from runner.reports.common import findings  # noqa: E402
+from runner.catalog import clause_table  # noqa: E402
 
 RESULT_RE = re.compile(r"^(not )?ok (\d+)(.*)$")
 ID_RE = re.compile(r"^ - (\S+) \[([^\]]+)\]")
@@ -339,13 +340,13 @@ def write_reports(out, doc, multi, labels, cases_dir, interop):
     from runner import catalog
     shown = display_doc(doc, labels) if multi else doc
     clauses_path = os.path.join(cases_dir, "clauses.txt")
-    tree = junit.build(shown, out, common.parse_clauses(clauses_path))   # the levels of results without them
+    tree = junit.build(shown, out, clause_table(clauses_path))   # the levels of results without them
     import xml.etree.ElementTree as ET
     ET.indent(tree, space="  ")
     tree.write(os.path.join(out, "junit.xml"), encoding="UTF-8", xml_declaration=True)
     with open(os.path.join(out, "junit.xml"), "a", encoding="utf-8") as f:
         f.write("\n")
-    page = html.render(shown, common.parse_clauses(clauses_path), out, out)
+    page = html.render(shown, clause_table(clauses_path), out, out)
     with open(os.path.join(out, "index.html"), "w", encoding="utf-8") as f:
         f.write(page)
     try:
@@ -415,7 +416,7 @@ def merge(folders, out, cases_dir, allow_empty=False, fail_on="any"):
                     (slug(labels[r.key_of(r.doc["cases"][0])]) + "-") if multi and r.doc["cases"] else "", tag, name)))
     statuses = ["%s: %s" % (r.folder, r.doc.get("status")) for r in runs if r.doc.get("status") != "complete"]
     selections = [r.selection for r in runs if r.selection]
-    catalog = parse_clauses(os.path.join(cases_dir, "clauses.txt"))   # the levels of results without them
+    catalog = clause_table(os.path.join(cases_dir, "clauses.txt"))   # the levels of results without them
     verdict = judge(ordered, groups, labels, catalog, allow_empty, fail_on)
     merged = RunResults(started=min((r.doc.get("started") or "") for r in runs),
                         status="complete" if not statuses else "; ".join(statuses),

@@ -51,7 +51,7 @@ def level_of_keyword(keyword):
 
 
 def level_of_clause(clause_id, catalog):
-    """catalog: {clause id: {"keyword": ...}} (reports.common.parse_clauses)."""
+    """catalog: {clause id: {"keyword": ...}} (runner.catalog.clause_table)."""
     if clause_id in (CRASH_CLAUSE, CLIENT_CRASH_CLAUSE):
         return "defect"
     return level_of_keyword((catalog.get(clause_id) or {}).get("keyword"))

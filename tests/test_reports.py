@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+from runner import catalog  # noqa: E402
 from runner.reports import common, html as html_report, junit  # noqa: E402
 
 # a 1x1 PNG
@@ -114,7 +115,7 @@ class Shared(unittest.TestCase):
             path = os.path.join(tmp, "c.txt")
             with open(path, "w") as f:
                 f.write(CLAUSES)
-            c = common.parse_clauses(path)
+            c = catalog.clause_table(path)
         self.assertEqual(sorted(c), ["draft-2011/extended/even-value", "ewmh-1.5/basic/value-nonzero"])
         self.assertEqual(c["ewmh-1.5/basic/value-nonzero"]["wording"],
                          "The update request number in the client message is determined by the window "
@@ -123,7 +124,7 @@ class Shared(unittest.TestCase):
         self.assertEqual(c["draft-2011/extended/even-value"]["wording"], "the value MUST be even")
 
     def test_clause_parser_real_catalog(self):
-        c = common.parse_clauses(os.path.join(ROOT, "cases", "clauses.txt"))
+        c = catalog.clause_table(os.path.join(ROOT, "cases", "clauses.txt"))
         self.assertGreater(len(c), 10)
         for cid, rec in c.items():
             self.assertEqual(cid.count("/"), 2, cid)
@@ -471,7 +472,7 @@ class Levels(unittest.TestCase):
         return page
 
     def test_findings_carry_levels(self):
-        found = common.load_results(levels_sample(self.tmp), common.parse_clauses(
+        found = common.load_results(levels_sample(self.tmp), catalog.clause_table(
             os.path.join(self.tmp, "clauses.txt")))["findings"]
         self.assertEqual([(f["clause"], f["level"]) for f in found],
                          [("compositor/crash", "defect"), ("ewmh-1.5/basic/value-nonzero", "MUST"),

@@ -12,7 +12,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from runner import terms  # noqa: E402
-from runner.reports.common import parse_clauses  # noqa: E402
+from runner.catalog import clause_table  # noqa: E402
 
 # Prints `what<TAB>argument<TAB>answer` lines; the argument "(null)" is a NULL keyword.
 HELPER = r"""
@@ -65,7 +65,7 @@ class TermsAgree(unittest.TestCase):
         common = os.path.join(ROOT, "common")
         subprocess.run([compiler(), "-std=c11", "-Wall", "-Werror", "-I", common, "-o", exe, src,
                         os.path.join(common, "terms.c")], check=True, capture_output=True, text=True)
-        catalog = parse_clauses(os.path.join(ROOT, "cases", "clauses.txt"))
+        catalog = clause_table(os.path.join(ROOT, "cases", "clauses.txt"))
         cls.keywords = sorted({c.get("keyword", "") for c in catalog.values()} | set(EDGE_KEYWORDS))
         out = subprocess.run([exe] + cls.keywords, check=True, capture_output=True, text=True).stdout
         cls.c = {}

@@ -78,18 +78,6 @@ def clause_group(clause_id):
     return clause_id.rsplit("/", 1)[0] if "/" in clause_id else clause_id
 
 
-def parse_clauses(path):
-    """cases/clauses.txt -> {clause id: {field: value}}, read by the one reader of the catalog
-    (runner.catalog: a malformed file raises CatalogError naming FILE:LINE).  A missing file is
-    an empty catalog: the reports of a run from a case folder without one still work."""
-    from runner.catalog import parse_clauses as read_catalog
-    try:
-        records = read_catalog(path)
-    except OSError:
-        return {}
-    return {c.id: {"clause": c.id, **c.fields} for c in records}
-
-
 def report_command(argv, module, doc, default_name, write, clauses_help):
     """`python3 -m runner.reports.MODULE results.json [-o FILE] [--clauses FILE]`: the command of a report
     whose write(results, out, clauses) returns the path it wrote."""

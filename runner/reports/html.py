@@ -18,8 +18,9 @@ import sys
 import urllib.parse
 
 from runner.reports.common import (report_command, PROFILES, PSEUDO_CLAUSES, ROOT, VERDICTS, case_group, case_level,  # noqa: E402
-                                   clause_group, failed_clause, findings, load_results, parse_clauses, parse_timeline,
+                                   clause_group, failed_clause, findings, load_results, parse_timeline,
                                    read_text, resolve_log, screenshots)
+from runner.catalog import clause_table  # noqa: E402
 from runner.runverdict import recorded  # noqa: E402
 from runner.reports.timeline_svg import fmt_ms, svg_timeline  # noqa: E402
 from runner.terms import LEVELS, describe_level, level_label  # noqa: E402
@@ -468,7 +469,7 @@ def render(doc, clauses, page_dir, results_dir):
 
 
 def write(results_path, out_path=None, clauses_path=None):
-    clauses = parse_clauses(clauses_path or os.path.join(ROOT, "cases", "clauses.txt"))
+    clauses = clause_table(clauses_path or os.path.join(ROOT, "cases", "clauses.txt"))
     doc = load_results(results_path, clauses)
     results_dir = os.path.dirname(os.path.abspath(results_path))
     out_path = out_path or os.path.join(results_dir, "index.html")

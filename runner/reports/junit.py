@@ -17,8 +17,9 @@ import socket
 import sys
 import xml.etree.ElementTree as ET
 
-from runner.reports.common import (report_command, PROFILES, ROOT, case_group, case_level, load_results, parse_clauses,  # noqa: E402
+from runner.reports.common import (report_command, PROFILES, ROOT, case_group, case_level, load_results,  # noqa: E402
                                    read_text, resolve_log)
+from runner.catalog import clause_table  # noqa: E402
 from runner.runverdict import recorded  # noqa: E402
 from runner.terms import describe_level, level_label  # noqa: E402
 
@@ -83,7 +84,7 @@ def interrupted_suite(root, doc, timestamp, host, n):
 
 
 def build(doc, results_dir=".", catalog=None):
-    """results.json document -> ElementTree of <testsuites>.  catalog (reports.common.parse_clauses):
+    """results.json document -> ElementTree of <testsuites>.  catalog (runner.catalog.clause_table):
     the levels of results that do not carry one."""
     timestamp = (doc.get("started") or "").rstrip("Z") or "1970-01-01T00:00:00"
     host = socket.gethostname() or "localhost"
@@ -153,7 +154,7 @@ def build(doc, results_dir=".", catalog=None):
 
 
 def write(results_path, out_path=None, clauses_path=None):
-    catalog = parse_clauses(clauses_path or os.path.join(ROOT, "cases", "clauses.txt"))
+    catalog = clause_table(clauses_path or os.path.join(ROOT, "cases", "clauses.txt"))
     doc = load_results(results_path, catalog)
     results_dir = os.path.dirname(os.path.abspath(results_path))
     out_path = out_path or os.path.join(results_dir, "junit.xml")
