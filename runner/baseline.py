@@ -42,7 +42,6 @@ UNRESOLVED), 2 usage error.
 import argparse
 import functools
 import hashlib
-import json
 import os
 import re
 import subprocess
@@ -52,6 +51,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 from runner import runverdict  # noqa: E402
+from runner.results import RunResults, case_level  # noqa: E402
 from runner.terms import level_label  # noqa: E402
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 STATUSES = ("Fail", "Unresolved", "Flake", "Skip")
@@ -98,11 +98,9 @@ def parse_baseline(path):
 
 
 def load_results(path):
-    with open(path) as f:
-        doc = json.load(f)
-    if doc.get("format") != "framesync-results-1":
-        raise BaselineError("%s: not a framesync results.json (format %r)" % (path, doc.get("format")))
-    return doc
+    """results.json as a document (runner.results reads it: OSError, or ResultsError for a file that
+    is not one)."""
+    return RunResults.load(path).to_json()
 
 
 def statuses_of(doc):
@@ -156,7 +154,6 @@ def catalog():
 def level_of(r):
     """The level of a failing result: the harness's, else its clause's in the catalog (results
     older than the levels)."""
-    from runner.reports.common import case_level
     c = r.get("case", {})
     return c.get("level") or case_level(c, catalog())
 

@@ -4,13 +4,13 @@ re-runs, or the files of an earlier run with --reuse), its gate against its base
 findings.  A matrix run is a dict: name, out, wall, doc (its results.json), results (baseline
 statuses by `CASE-ID [PROFILE]`), and error when it did not run; the gate adds gate, match,
 report and gate_text."""
-import json
 import os
 import subprocess
 import sys
 import time
 
 from runner import baseline as bl
+from runner.results import RunResults, findings
 from runner.workers import child_setup
 
 ROOT = bl.ROOT
@@ -40,8 +40,7 @@ def earlier_wall(out):
     subs = ["."] + sorted(d for d in os.listdir(out) if d.startswith("rerun-")) if os.path.isdir(out) else []
     for sub in subs:
         try:
-            with open(os.path.join(out, sub, "results.json")) as f:
-                total += json.load(f).get("wall_ms", 0) / 1000.0
+            total += RunResults.load(os.path.join(out, sub, "results.json")).wall_ms / 1000.0
         except (OSError, ValueError):
             pass
     return total
@@ -98,7 +97,6 @@ def gate(run, baselines, update):
 
 def findings_of(run):
     """The clauses a run broke, each once, with their levels (older results: from the catalog)."""
-    from runner.reports.common import findings
     return findings((run.get("doc") or {}).get("cases", []), bl.catalog())
 
 

@@ -39,7 +39,7 @@ import sys
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from runner.outdir import log_prefix_name  # noqa: E402
-from runner.results import CaseResult, RunResults, merge_compositors, merge_features  # noqa: E402
+from runner.results import CaseResult, RunResults, findings, merge_compositors, merge_features  # noqa: E402
 from runner.tapstream import findings_tap, yaml_quoted  # noqa: E402
 from runner.terms import PROFILES  # noqa: E402
 from runner import runverdict  # noqa: E402
@@ -47,7 +47,6 @@ from runner.terms import FAIL_ON  # noqa: E402
 from runner.spec import interop as intermod  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-from runner.reports.common import findings  # noqa: E402
 from runner.catalog import clause_table  # noqa: E402
 
 RESULT_RE = re.compile(r"^(not )?ok (\d+)(.*)$")

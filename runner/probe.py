@@ -5,10 +5,10 @@ fake-wm and `{profile}` commands differ per profile: one probe run per profile; 
 command is probed once.  Up to --jobs probe runs at once.  A table given with --features is used
 as it is.  A probe during which the compositor crashed or hung is a result of its own
 (probe/FEATURE [PROFILE], its `incidents`), listed before the cases."""
-import json
 import os
 
 from runner import tapstream
+from runner.results import RunResults
 from runner.terms import PROFILES
 from runner.workers import spawn
 
@@ -105,8 +105,7 @@ def read_incidents(pout):
     """The probe pass's crashes (a probe during which the compositor crashed or hung): each result
     of its TAP with its YAML, and its results.json entry."""
     try:
-        with open(os.path.join(pout, "results.json"), encoding="utf-8") as f:
-            cases = json.load(f).get("cases", [])
+        cases = RunResults.load(os.path.join(pout, "results.json")).case_dicts()
         with open(os.path.join(pout, "results.tap"), encoding="utf-8") as f:
             lines = f.read().splitlines()
     except (OSError, ValueError):
@@ -134,13 +133,12 @@ def write_features(folders, path):
                 pass
 
 
-def feature_docs(out):
-    """The probe runs' results.json documents, in order (their feature tables open the report)."""
-    docs, probes = [], os.path.join(out, "probes")
+def probe_results(out):
+    """The probe runs' results (RunResults), in order (their feature tables open the report)."""
+    runs, probes = [], os.path.join(out, "probes")
     for d in sorted(os.listdir(probes)) if os.path.isdir(probes) else []:
         try:
-            with open(os.path.join(probes, d, "results.json"), encoding="utf-8") as f:
-                docs.append(json.load(f))
+            runs.append(RunResults.load(os.path.join(probes, d, "results.json")))
         except (OSError, ValueError):
             pass
-    return docs
+    return runs

@@ -1,7 +1,6 @@
 """The run's reports: the workers' results.json merged into OUT/results.json (the harness's
 format, in the canonical order, rewritten while the run goes on), then OUT/junit.xml and
 OUT/index.html (reports/), and the timing lines that end the TAP summary."""
-import json
 import os
 import re
 import time
@@ -24,44 +23,41 @@ class Report:
         self.started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self.path = os.path.join(out, "results.json")
 
-    def worker_docs(self):
-        docs = []
+    def worker_runs(self):
+        """[(worker, RunResults)] of the workers that have written their results.json."""
+        runs = []
         for k in range(self.jobs):
             try:
-                with open(os.path.join(self.logs.worker_dir(k), "results.json"), encoding="utf-8") as f:
-                    docs.append((k, json.load(f)))
+                runs.append((k, RunResults.load(os.path.join(self.logs.worker_dir(k), "results.json"))))
             except (OSError, ValueError):
                 continue
-        return docs
+        return runs
 
     def merged(self, status):
-        """The merged results document (what the workers have written so far)."""
-        from runner.reports.common import findings
-        docs = self.worker_docs()
+        """The merged results (what the workers have written so far)."""
+        runs = self.worker_runs()
         cases = {}
-        for k, doc in docs:
-            for i, c in enumerate(doc.get("cases", [])):
-                case = CaseResult.from_json(c)
+        for k, worker_run in runs:
+            for i, case in enumerate(worker_run.cases):
                 if case.log:
                     case.log = self.logs.rewrite(k, case.log)
                 cases[i * self.jobs + k] = case
         ordered = [CaseResult.from_json(c) for _, c in self.incidents] + [cases[i] for i in sorted(cases)]
-        probed = probe.feature_docs(self.out)
+        probed = probe.probe_results(self.out)
         # before any worker wrote (a run stopped while probing), the probe runs say what ran
-        described = docs or list(enumerate(probed))
+        described = runs or list(enumerate(probed))
         run = RunResults(started=self.started, status=status, wall_ms=(time.monotonic() - self.start) * 1000.0,
                          compositors=self.compositors(described),
-                         features=merge_features(probed + [d for _, d in docs]),
+                         features=merge_features(probed + [r for _, r in runs]),
                          cases=ordered, selection=self.selection,
-                         client=next((d["client"] for _, d in described if d.get("client")), None))
-        run.findings = findings(run.case_dicts())
-        return run
+                         client=next((r.client for _, r in described if r.client), None))
+        return run.with_findings()
 
     @staticmethod
-    def compositors(docs):
+    def compositors(runs):
         """One entry per compositor, in profile order, then worker, then as each worker lists them."""
         comps = [(PROFILES.index(c.get("profile")) if c.get("profile") in PROFILES else 99, k, i, c)
-                 for k, doc in docs for i, c in enumerate(doc.get("compositors", []))]
+                 for k, run in runs for i, c in enumerate(run.compositors)]
         return merge_compositors(c for *_, c in sorted(comps, key=lambda t: t[:3]))
 
     def write(self, status):

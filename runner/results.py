@@ -1,5 +1,8 @@
 """results.json in Python: a case's result and a whole run as dataclasses, read and written in
-the harness's format ("framesync-results-1") and layout, one compositor / one case a line.
+the harness's format ("framesync-results-1") and layout, one compositor / one case a line, and the
+findings of a run (one per clause broken).  This is the one module that reads or writes a
+results.json: the runner, the reports, the merge, the baselines, the spec tools and the tests go
+through RunResults.load and RunResults.write.
 
 A case keeps every key it was read with, in its order (the harness writes more than the runner
 reads: description, step, expected, observed, checks ...), so a case read and written again is
@@ -9,9 +12,29 @@ import json
 import os
 import typing
 
-from runner.terms import Verdict
+from runner.terms import Verdict, level_of_clause
 
 FORMAT = "framesync-results-1"
+
+
+class ResultsError(ValueError):
+    """A file that is not a framesync results.json; the message names the file (a ValueError: the
+    commands say it as they say any malformed input)."""
+
+
+def read_document(path):
+    """The one json.load of a results.json: its document, checked to be one.  Raises OSError (the
+    file cannot be read) or ResultsError."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except ValueError as e:
+        raise ResultsError("%s: not JSON: %s" % (path, e))
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ResultsError("%s: not a framesync results file (expected \"format\": \"%s\")" % (path, FORMAT))
+    if not isinstance(doc.get("cases", []), list):
+        raise ResultsError("%s: \"cases\" is not a list" % path)
+    return doc
 
 
 @dataclasses.dataclass
@@ -94,8 +117,19 @@ class RunResults:
 
     @classmethod
     def load(cls, path):
-        with open(path, encoding="utf-8") as f:
-            return cls.from_json(json.load(f))
+        """A results.json; raises OSError or ResultsError (read_document, or a case or entry that is
+        not what the harness writes)."""
+        doc = read_document(path)
+        try:
+            return cls.from_json(doc)
+        except (ValueError, TypeError, AttributeError) as e:
+            raise ResultsError("%s: not a framesync results file: %s" % (path, e))
+
+    def with_findings(self, catalog=None):
+        """The run with its findings made again from its cases (catalog: for the levels of files
+        older than the harness's "level"); merged runs and older files get them so too."""
+        self.findings = findings(self.case_dicts(), catalog)
+        return self
 
     def case_dicts(self):
         return [c.to_json() for c in self.cases]
@@ -133,6 +167,44 @@ def write_json_atomic(path, doc):
     with open(tmp, "w", encoding="utf-8") as f:
         f.write("".join(text))
     os.replace(tmp, path)
+
+
+def failed_clause(case):
+    """The clause a FAIL is filed under: the clause of the check that failed (results.json's
+    failed_clause; older files: the case's first clause)."""
+    return case.get("failed_clause") or (case.get("clauses") or ["(no clause)"])[0]
+
+
+def case_level(case, catalog=None):
+    """The level of a FAIL: what the harness wrote on the case, else the keyword of the clause it
+    is filed under in the catalog (results.json files older than the levels)."""
+    return case.get("level") or level_of_clause(failed_clause(case), catalog or {})
+
+
+def findings(cases, catalog=None):
+    """The findings of a run (case records): one per clause broken, with the cases and profiles
+    that show it, in the order of their first appearance, and the level of the clause's keyword
+    (what the harness wrote on the case, else from the catalog).  One root cause is one finding."""
+    by, order = {}, []
+    for c in cases:
+        if c.get("verdict") != "FAIL":
+            continue
+        cl = failed_clause(c)
+        if cl not in by:
+            by[cl] = []
+            order.append(cl)
+        by[cl].append(c)
+    out = []
+    for cl in order:
+        ids = []
+        for c in by[cl]:
+            if c["id"] not in ids:
+                ids.append(c["id"])
+        level = case_level(by[cl][0], catalog)
+        out.append({"clause": cl, "level": level, "count": len(by[cl]),
+                    "cases": ["%s [%s]" % (c["id"], c["profile"]) for c in by[cl]],
+                    "summary": ["%s [%s]" % (i, ", ".join(c["profile"] for c in by[cl] if c["id"] == i)) for i in ids]})
+    return out
 
 
 def merge_compositors(records):

@@ -30,6 +30,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from runner.results import RunResults  # noqa: E402
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 APP = os.path.join(ROOT, "fake-clients", "model-app", "model-app")
 LINE_RE = re.compile(r"^(not )?ok \d+ - (\S+) \[([^\]]+)\](?: # (SKIP|UNRESOLVED))?")
@@ -188,11 +190,9 @@ FAULT_RERUNS = 1
 
 def skip_reasons(out, cases):
     """why each of cases did not FAIL (results.json), and the features the run probed (features.tsv)"""
-    import json
     parts = []
     try:
-        with open(os.path.join(out, "results.json")) as f:
-            doc = json.load(f)
+        doc = RunResults.load(os.path.join(out, "results.json")).to_json()
         for r in doc.get("cases", []):
             name = "%s [%s]" % (r.get("id"), r.get("profile"))
             if name in cases:
@@ -209,10 +209,8 @@ def skip_reasons(out, cases):
 
 def clauses_failed(out):
     """the clauses broken (results.json's findings)"""
-    import json
     try:
-        with open(os.path.join(out, "results.json")) as f:
-            doc = json.load(f)
+        doc = RunResults.load(os.path.join(out, "results.json")).to_json()
     except (OSError, ValueError):
         return set()
     return {f.get("clause") for f in doc.get("findings", [])}

@@ -23,7 +23,6 @@ absence row when it has one)
 import argparse
 import concurrent.futures
 import fnmatch
-import json
 import os
 import shlex
 import shutil
@@ -36,6 +35,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 sys.path.insert(0, ROOT)
+from runner.results import RunResults  # noqa: E402
 from runner.terms import PROFILES  # noqa: E402
 from runner import catalog as catmod  # noqa: E402
 
@@ -237,8 +237,7 @@ def run_suite(out_dir, wm=None, profiles=None, case_ids=None, features=None):
     proc = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - start
     try:
-        with open(os.path.join(out_dir, "results.json")) as f:
-            results = json.load(f)
+        results = RunResults.load(os.path.join(out_dir, "results.json")).to_json()
     except (OSError, ValueError) as e:
         results = {"cases": [], "status": "no results.json: %s" % e}
     return proc.returncode, results, wall, proc.stdout + proc.stderr

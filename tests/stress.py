@@ -8,7 +8,6 @@ Usage: tests/stress.py [--runs N] [--cpu C] [--out DIR] [-- HARNESS-ARGS...]
 """
 import argparse
 import collections
-import json
 import os
 import shutil
 import signal
@@ -17,6 +16,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from runner.results import RunResults  # noqa: E402
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 
 
@@ -44,8 +45,7 @@ def main():
                                stderr=subprocess.PIPE, text=True)
             walls.append(time.monotonic() - start)
             try:
-                with open(os.path.join(out, "results.json")) as f:
-                    doc = json.load(f)
+                doc = RunResults.load(os.path.join(out, "results.json")).to_json()
             except (OSError, ValueError) as e:
                 problems.append("run %d: no results.json (%s); exit %d: %s" % (n, e, p.returncode, p.stderr[-500:]))
                 continue

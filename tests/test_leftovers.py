@@ -20,7 +20,6 @@ that ignores SIGTERM behind, all of which must be gone when the harness has exit
 Usage: tests/test_leftovers.py [-v] [NAME...]     (make check runs it; about 80 s)
 """
 import ctypes
-import json
 import os
 import re
 import shlex
@@ -32,6 +31,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from runner.results import RunResults  # noqa: E402
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 BAD_WM = os.path.join(ROOT, "tests", "bad-wms", "bad-wm")
@@ -167,8 +168,7 @@ class Run:
 
 
 def results(out):
-    with open(os.path.join(out, "results.json")) as f:
-        return json.load(f)
+    return RunResults.load(os.path.join(out, "results.json")).to_json()
 
 
 def wm(*words):

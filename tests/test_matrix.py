@@ -10,7 +10,8 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from runner import baseline as bl, client_matrix, matrix  # noqa: E402
+from runner import baseline as bl, client_matrix, matrix, matrix_runs  # noqa: E402
+from runner.results import RunResults  # noqa: E402
 
 NOTHING_TESTED = "nothing was tested: every one of the 2 cases was skipped"
 
@@ -48,6 +49,13 @@ class Matrix(unittest.TestCase):
     def read(self, name):
         with open(os.path.join(self.dir, name), encoding="utf-8") as f:
             return f.read()
+
+    def test_reuse_adds_the_earlier_walls(self):
+        """--reuse: an earlier run's wall time is its results.json's, its re-runs' included."""
+        for sub, wall_ms in ((".", 2500.0), ("rerun-1", 1000.0)):
+            os.makedirs(os.path.join(self.dir, sub), exist_ok=True)
+            RunResults(started="", status="complete", wall_ms=wall_ms).write(os.path.join(self.dir, sub, "results.json"))
+        self.assertAlmostEqual(matrix_runs.earlier_wall(self.dir), 3.5)
 
     def test_markdown(self):
         matrix.write_md(os.path.join(self.dir, "matrix.md"), self.runs, [], 10.0, self.args)

@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ET
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from runner import merge  # noqa: E402
+from runner.results import RunResults  # noqa: E402
 
 RUNNER = [sys.executable, "-m", "runner"]   # run with cwd=ROOT
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
@@ -139,8 +140,7 @@ class MadeUp(unittest.TestCase):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             rc = merge.main(["--out", self.out] + list(options) + folders)
-        with open(os.path.join(self.out, "results.json")) as f:
-            return rc, out.getvalue(), json.load(f)
+        return rc, out.getvalue(), RunResults.load(os.path.join(self.out, "results.json")).to_json()
 
     def test_findings_levels_and_run_verdict(self):
         rc, text, doc = self.main(self.shards())   # the FAILs carry no level: the catalog's MUST NOT
@@ -245,8 +245,7 @@ class ShardsEqualWholeRun(unittest.TestCase):
         shutil.rmtree(cls.dir)
 
     def load(self, folder):
-        with open(os.path.join(folder, "results.json")) as f:
-            return json.load(f)
+        return RunResults.load(os.path.join(folder, "results.json")).to_json()
 
     def test_verdicts(self):
         whole, merged = self.load(self.whole), self.load(self.merged)

@@ -9,13 +9,14 @@ one's address), and read _NET_SUPPORTED as empty after a restart.
 
 Usage: tests/test_own_xserver.py      (make check runs it; about 60 s)
 """
-import json
 import os
 import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from runner.results import RunResults  # noqa: E402
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 OWN_WM = os.path.join(ROOT, "tests", "own-xserver-wm.sh")
 JOBS = "2"
@@ -29,8 +30,7 @@ def run(out, extra):
     if not os.path.exists(path):
         sys.exit("test_own_xserver: %s wrote no results.json (exit %d):\n%s" % (" ".join(cmd), p.returncode,
                                                                                    p.stdout[-3000:]))
-    with open(path) as f:
-        cases = json.load(f)["cases"]
+    cases = RunResults.load(path).case_dicts()
     return {(c["id"], c["profile"]): (c["verdict"], c.get("reason", "")) for c in cases}
 
 

@@ -17,6 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from runner import catalog  # noqa: E402
 from runner.reports import common, html as html_report, junit  # noqa: E402
+from runner.results import RunResults  # noqa: E402
 
 # a 1x1 PNG
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")
@@ -472,8 +473,8 @@ class Levels(unittest.TestCase):
         return page
 
     def test_findings_carry_levels(self):
-        found = common.load_results(levels_sample(self.tmp), catalog.clause_table(
-            os.path.join(self.tmp, "clauses.txt")))["findings"]
+        found = RunResults.load(levels_sample(self.tmp)).with_findings(catalog.clause_table(
+            os.path.join(self.tmp, "clauses.txt"))).findings
         self.assertEqual([(f["clause"], f["level"]) for f in found],
                          [("compositor/crash", "defect"), ("ewmh-1.5/basic/value-nonzero", "MUST"),
                           ("draft-2011/extended/even-value", "should")])

@@ -4,7 +4,6 @@ TAP and verdicts as --jobs 1, an interrupt stops every worker and leaves complet
 error is reported once."""
 import contextlib
 import io
-import json
 import os
 import re
 import shutil
@@ -20,6 +19,7 @@ sys.path.insert(0, ROOT)
 from runner import run as runner  # noqa: E402
 from runner.console import Console  # noqa: E402
 from runner.outdir import Logs  # noqa: E402
+from runner.results import RunResults  # noqa: E402
 from runner.tapstream import TapStream  # noqa: E402
 from runner.terms import Verdict  # noqa: E402
 
@@ -194,8 +194,7 @@ class Runs(unittest.TestCase):
         return p, out, time.monotonic() - start
 
     def verdicts(self, out):
-        with open(os.path.join(out, "results.json")) as f:
-            doc = json.load(f)
+        doc = RunResults.load(os.path.join(out, "results.json")).to_json()
         return doc, [(c["id"], c["profile"], c["verdict"]) for c in doc["cases"]]
 
     def compare(self, *args):
@@ -281,8 +280,7 @@ class Runs(unittest.TestCase):
         tap = "".join(lines) + rest
         self.assertEqual(p.returncode, 128 + sig, err)
         self.assertEqual(tap.splitlines()[-1], "Bail out! interrupted by %s" % signal.strsignal(sig))
-        with open(os.path.join(out, "results.json")) as f:
-            doc = json.load(f)
+        doc = RunResults.load(os.path.join(out, "results.json")).to_json()
         self.assertTrue(doc["status"].startswith("interrupted"), doc["status"])
         self.assertEqual((doc["run"]["verdict"], doc["run"]["exit_status"]), ("interrupted", 128 + sig))
         self.assertGreaterEqual(len(doc["cases"]), 1)

@@ -1,24 +1,10 @@
-"""What the reports share: results.json, the clause catalog, the case logs and their timelines."""
-import json
+"""What the reports share: the clauses of the crashes, the case logs, their timelines and
+screenshots, and the command line of a report (results.json itself is runner/results.py's)."""
 import os
 import re
 
-from runner.terms import PROFILES, VERDICTS, level_of_clause  # noqa: F401 (the reports import them from here)
+from runner.terms import PROFILES, VERDICTS  # noqa: F401 (the reports import them from here)
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def load_results(path, catalog=None):
-    """results.json -> its document, with the findings made again from the cases (catalog: for
-    the levels of files older than the harness's "level")."""
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
-    if doc.get("format") != "framesync-results-1":
-        raise ValueError("%s: not a framesync results file (format %r)" % (path, doc.get("format")))
-    doc.setdefault("cases", [])
-    doc.setdefault("compositors", [])
-    doc.setdefault("features", [])
-    doc["findings"] = findings(doc["cases"], catalog)  # always from the cases: merged runs included
-    return doc
 
 
 PSEUDO_CLAUSES = {
@@ -27,44 +13,6 @@ PSEUDO_CLAUSES = {
     "client/crash": "the application under test (--client) crashed or exited by itself during a case or a probe, "
                     "after it had started",
 }
-
-
-def failed_clause(case):
-    """The clause a FAIL is filed under: the clause of the check that failed (results.json's
-    failed_clause; older files: the case's first clause)."""
-    return case.get("failed_clause") or (case.get("clauses") or ["(no clause)"])[0]
-
-
-def case_level(case, catalog=None):
-    """The level of a FAIL: what the harness wrote on the case, else the keyword of the clause it
-    is filed under in the catalog (results.json files older than the levels)."""
-    return case.get("level") or level_of_clause(failed_clause(case), catalog or {})
-
-
-def findings(cases, catalog=None):
-    """The findings of a run: one per clause broken, with the cases and profiles that show it,
-    in catalog order of their first appearance, and the level of the clause's keyword (what the
-    harness wrote on the case, else from the catalog).  One root cause is one finding."""
-    by, order = {}, []
-    for c in cases:
-        if c.get("verdict") != "FAIL":
-            continue
-        cl = failed_clause(c)
-        if cl not in by:
-            by[cl] = []
-            order.append(cl)
-        by[cl].append(c)
-    out = []
-    for cl in order:
-        ids = []
-        for c in by[cl]:
-            if c["id"] not in ids:
-                ids.append(c["id"])
-        level = case_level(by[cl][0], catalog)
-        out.append({"clause": cl, "level": level, "count": len(by[cl]),
-                    "cases": ["%s [%s]" % (c["id"], c["profile"]) for c in by[cl]],
-                    "summary": ["%s [%s]" % (i, ", ".join(c["profile"] for c in by[cl] if c["id"] == i)) for i in ids]})
-    return out
 
 
 def case_group(case):

@@ -17,9 +17,9 @@ import re
 import sys
 import urllib.parse
 
-from runner.reports.common import (report_command, PROFILES, PSEUDO_CLAUSES, ROOT, VERDICTS, case_group, case_level,  # noqa: E402
-                                   clause_group, failed_clause, findings, load_results, parse_timeline,
-                                   read_text, resolve_log, screenshots)
+from runner.reports.common import (report_command, PROFILES, PSEUDO_CLAUSES, ROOT, VERDICTS, case_group,  # noqa: E402
+                                   clause_group, parse_timeline, read_text, resolve_log, screenshots)
+from runner.results import RunResults, case_level, failed_clause, findings  # noqa: E402
 from runner.catalog import clause_table  # noqa: E402
 from runner.runverdict import recorded  # noqa: E402
 from runner.reports.timeline_svg import fmt_ms, svg_timeline  # noqa: E402
@@ -470,7 +470,7 @@ def render(doc, clauses, page_dir, results_dir):
 
 def write(results_path, out_path=None, clauses_path=None):
     clauses = clause_table(clauses_path or os.path.join(ROOT, "cases", "clauses.txt"))
-    doc = load_results(results_path, clauses)
+    doc = RunResults.load(results_path).with_findings(clauses).to_json()
     results_dir = os.path.dirname(os.path.abspath(results_path))
     out_path = out_path or os.path.join(results_dir, "index.html")
     page = render(doc, clauses, os.path.dirname(os.path.abspath(out_path)), results_dir)

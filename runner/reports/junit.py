@@ -17,7 +17,8 @@ import socket
 import sys
 import xml.etree.ElementTree as ET
 
-from runner.reports.common import (report_command, PROFILES, ROOT, case_group, case_level, load_results,  # noqa: E402
+from runner.results import RunResults, case_level  # noqa: E402
+from runner.reports.common import (report_command, PROFILES, ROOT, case_group,  # noqa: E402
                                    read_text, resolve_log)
 from runner.catalog import clause_table  # noqa: E402
 from runner.runverdict import recorded  # noqa: E402
@@ -155,7 +156,7 @@ def build(doc, results_dir=".", catalog=None):
 
 def write(results_path, out_path=None, clauses_path=None):
     catalog = clause_table(clauses_path or os.path.join(ROOT, "cases", "clauses.txt"))
-    doc = load_results(results_path, catalog)
+    doc = RunResults.load(results_path).with_findings(catalog).to_json()
     results_dir = os.path.dirname(os.path.abspath(results_path))
     out_path = out_path or os.path.join(results_dir, "junit.xml")
     tree = build(doc, results_dir, catalog)
