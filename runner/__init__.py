@@ -1,4 +1,5 @@
-"""The runner: the Python side of framesync (standard library only), `python3 -m runner`.
+"""The runner: the Python side of framesync (standard library only), `python3 -m runner`.  One
+package; its modules import each other downwards only, from the commands to the bottom layer.
 
     __main__.py   the entry: the commands run, matrix, bench, spec, merge, baseline
     run.py        `run`: the suite on N parallel workers, in stages:
@@ -8,12 +9,18 @@
       report.py     results.json, junit.xml, index.html, the timing lines
       outdir.py     the output folder and the workers' logs in it
       console.py    stdout, stderr and the status line
-    results.py    results.json as dataclasses (a case result, a run)
-    runverdict.py the verdict of a whole run
-    terms.py      profiles, verdicts, levels: the suite's vocabulary
-    catalog.py    the clause catalog (cases/clauses.txt), the cases' clause references, the fakes' faults
     baseline.py   expectation baselines (CI gating)
     matrix.py, client_matrix.py, matrix_runs.py   the compositor and client matrices
     merge.py      several runs (shards, compositors) as one
     bench.py      the benchmark
+    reports/      the report writers: junit.xml, index.html, the benchmark's statistics and bench.html
+    spec/         the spec author's tools (`spec`): DocBook, sentences, coverage, lint, profile diff,
+                  interop
+  the bottom layer, which the rest imports:
+    results.py    results.json as dataclasses (a case result, a run) and its findings: the one
+                  reader and writer of results.json
+    runverdict.py the verdict of a whole run
+    catalog.py    the clause catalog (cases/clauses.txt), the cases' clause references, the fakes' faults
+    terms.py      profiles, verdicts, levels: the suite's vocabulary
+    paths.py      where the checkout, the programs and the default output folders are
 """

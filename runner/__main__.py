@@ -12,23 +12,20 @@ is `spec`, --bench is `bench`, --matrix is `matrix` (--matrix --clients: `matrix
 anything else is `run`.
 """
 import argparse
-import importlib
-import os
 import signal
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from runner import baseline, bench, matrix, merge, run
+from runner.spec import cli as spec
 
 # command -> (module, what it does)
 COMMANDS = {
-    "run": ("runner.run", "the suite on N parallel workers, merged (the default)"),
-    "matrix": ("runner.matrix", "every installed named compositor, or with --clients application"),
-    "bench": ("runner.bench", "the benchmark"),
-    "spec": ("runner.spec.cli", "the spec author's report on a DocBook text of wm-spec"),
-    "merge": ("runner.merge", "several runs' output folders as one run"),
-    "baseline": ("runner.baseline", "results.json against an expectation baseline"),
+    "run": (run, "the suite on N parallel workers, merged (the default)"),
+    "matrix": (matrix, "every installed named compositor, or with --clients application"),
+    "bench": (bench, "the benchmark"),
+    "spec": (spec, "the spec author's report on a DocBook text of wm-spec"),
+    "merge": (merge, "several runs' output folders as one run"),
+    "baseline": (baseline, "results.json against an expectation baseline"),
 }
 
 
@@ -63,7 +60,7 @@ def spec_args(args):
 
 def main(argv):
     ns, args = parser().parse_known_args(command_line(argv))
-    module = importlib.import_module(COMMANDS[ns.command][0])
+    module = COMMANDS[ns.command][0]
     if ns.command == "spec":
         args = spec_args(args)
     return module.main(args)

@@ -47,13 +47,12 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-from runner import runverdict  # noqa: E402
-from runner.results import RunResults, case_level  # noqa: E402
-from runner.terms import level_label  # noqa: E402
-HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
+from runner import paths, runverdict
+from runner.catalog import clause_table
+from runner.paths import HARNESS
+from runner.results import RunResults, case_level
+from runner.terms import level_label
+
 STATUSES = ("Fail", "Unresolved", "Flake", "Skip")
 VERDICT_STATUS = {"PASS": "Pass", "FAIL": "Fail", "UNRESOLVED": "Unresolved", "SKIP": "Skip"}
 LINE_RE = re.compile(r"^(?P<id>[A-Za-z0-9_./+-]+)(?:\s+\[(?P<profile>[A-Za-z0-9_.-]+)\])?\s*,\s*"
@@ -147,8 +146,7 @@ def comment_parts(comment):
 
 @functools.lru_cache(maxsize=None)
 def catalog():
-    from runner.catalog import clause_table
-    return clause_table(os.path.join(ROOT, "cases", "clauses.txt"))
+    return clause_table(paths.clauses_of())
 
 
 def level_of(r):
@@ -342,7 +340,7 @@ def gate(run, path, update=False):
     report = compare(run["results"], entries)
     run["report"] = report
     if not os.path.exists(path):
-        run["gate"] = "no baseline (%s): run with --update-baselines" % os.path.relpath(path, ROOT)
+        run["gate"] = "no baseline (%s): run with --update-baselines" % os.path.relpath(path, paths.ROOT)
         run["match"] = False
     else:
         run["match"] = matches(report)

@@ -14,11 +14,12 @@ import signal
 import subprocess
 import sys
 import time
+import traceback
 
+from runner import paths
+from runner.reports import bench_html, bench_summary
 from runner.workers import child_setup
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BENCH_BIN = os.path.join(ROOT, "bench", "framesync-bench")
 EXIT_USAGE = 2
 
 # Named cells (WINDOWSxSIZE-RENDER-PACING-LOAD) mean the same on every machine.  The first is the
@@ -179,7 +180,7 @@ class Session:
     def run(self, wm_index, rep, cells, cell_ms):
         wm = self.wms[wm_index]
         run_id = "w%d-r%d" % (wm_index, rep)
-        cmd = [BENCH_BIN, "--wm", wm, "--cells", ",".join(cells), "--out", self.jsonl, "--run-id", run_id,
+        cmd = [paths.BENCH, "--wm", wm, "--cells", ",".join(cells), "--out", self.jsonl, "--run-id", run_id,
                "--cell-ms", "%d" % cell_ms, "--wm-log", os.path.join(self.logs, run_id + ".compositor.log")]
         if self.opts.ready:
             cmd += ["--ready", self.opts.ready]
@@ -260,7 +261,7 @@ def cpu_model():
 
 def git_commit():
     try:
-        return subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True,
+        return subprocess.run(["git", "-C", paths.ROOT, "rev-parse", "HEAD"], capture_output=True, text=True,
                               timeout=10).stdout.strip() or None
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -289,7 +290,7 @@ class Bench:
         self.argv = argv
         self.wms = opts.wm or ["fake-wm"]
         self.cells = opts.bench_cells
-        self.out = os.path.abspath(opts.out or os.path.join(ROOT, "reports", "latest"))
+        self.out = os.path.abspath(opts.out or paths.LATEST)
         self.budget = opts.bench_time * len(self.wms)
         self.cell_ms = plan_cell_ms(opts.bench_time, len(self.cells), opts.bench_reps)
         self.progress = Progress(self.budget)
@@ -319,7 +320,6 @@ class Bench:
     def extra_rounds(self):
         """While some cell's p50 varies by 3 % or more between runs and the budget allows, one
         more repetition of those cells (up to 3x the base number)."""
-        from runner.reports import bench_summary
         rep = self.opts.bench_reps
         while rep < 3 * self.opts.bench_reps:
             runs = bench_summary.run_entries(bench_summary.read_rows(self.session.jsonl), self.wms)
@@ -352,7 +352,6 @@ class Bench:
     def pacing(self, sessions):
         """What decides each compositor's pace: its conf's `pacing:` (what is pinned), and the lines
         of its log of the first session that speak of it (what it reported at start)."""
-        from runner.reports import bench_summary
         pinned, reported = {}, {}
         for run_id in sorted(sessions):
             wi, _ = bench_summary.parse_run_id(run_id)
@@ -373,7 +372,6 @@ class Bench:
         return pinned, reported
 
     def finish(self, env):
-        from runner.reports import bench_summary, bench_html
         env["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
         env["wall_s"] = round(time.monotonic() - self.start, 1)
         rows = bench_summary.read_rows(self.session.jsonl)
@@ -402,7 +400,6 @@ class Bench:
         try:
             bench_html.write(doc, rows, os.path.join(self.out, "bench.html"))
         except Exception as e:  # a picture's bug must not lose the figures
-            import traceback
             traceback.print_exc()
             self.progress.say("bench: bench.html could not be made: %s" % e)
         bench_summary.print_table(cells, self.wms)
@@ -426,13 +423,12 @@ def main(argv):
     except UsageError as e:
         sys.stderr.write("framesync --bench: %s (see --bench --help)\n" % e)
         return EXIT_USAGE
-    if not os.access(BENCH_BIN, os.X_OK):
-        sys.stderr.write("framesync --bench: %s is missing: run make\n" % BENCH_BIN)
+    if not os.access(paths.BENCH, os.X_OK):
+        sys.stderr.write("framesync --bench: %s is missing: run make\n" % paths.BENCH)
         return EXIT_USAGE
     signal.signal(signal.SIGTERM, interrupt_on_term)
     return Bench(opts, argv).run()
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, ROOT)
     sys.exit(main(sys.argv[1:]))

@@ -23,7 +23,7 @@ import html
 import os
 import sys
 
-from runner import baseline as bl, matrix_runs
+from runner import baseline as bl, matrix_runs, paths
 from runner.terms import PROFILES, describe_level, level_label
 
 FEATURES = ["client-participates", "client-counter", "client-extended", "client-maps-odd", "client-animates", "client-fences",
@@ -200,7 +200,7 @@ def main(argv=None):
     ap.add_argument("--only", help="comma-separated client names (default: every installed one)")
     ap.add_argument("--reruns", type=int, default=1, help="re-run failing cases up to N times (default 1)")
     ap.add_argument("--out", default="/tmp/framesync-client-matrix", help="where each run's output goes")
-    ap.add_argument("--report-dir", default=os.path.join(matrix_runs.ROOT, "reports"),
+    ap.add_argument("--report-dir", default=paths.OUTPUT,
                     help="where client-matrix.md and client-matrix.html go")
     ap.add_argument("--reuse", action="store_true", help="run nothing: the report from an earlier run in --out")
     ap.add_argument("--update-baselines", action="store_true", help="write baselines/clients/NAME.txt")
@@ -216,7 +216,7 @@ def main(argv=None):
     missing = [k[0] for k in chosen if not k[1]]
     runs = [run_client(k[0], args) for k in chosen if k[1]]
     for run in runs:
-        matrix_runs.gate(run, os.path.join(matrix_runs.ROOT, "baselines", "clients"), args.update_baselines)
+        matrix_runs.gate(run, os.path.join(paths.BASELINES, "clients"), args.update_baselines)
         log("%s: %.0f s, %s; %s" % (run["name"], run.get("wall", 0), counts(run), run["gate"]))
     os.makedirs(args.report_dir, exist_ok=True)
     md = os.path.join(args.report_dir, "client-matrix.md")

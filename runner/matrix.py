@@ -24,8 +24,8 @@ import shutil
 import sys
 import time
 
-from runner import baseline as bl
-from runner.matrix_runs import ROOT, findings_of, gate, gate_lines, listing, logger, run_one
+from runner import baseline as bl, client_matrix, paths
+from runner.matrix_runs import findings_of, gate, gate_lines, listing, logger, run_one
 from runner.terms import PROFILES, describe_level, level_label
 
 log = logger("matrix")
@@ -69,8 +69,8 @@ def merged_cases(out):
     """OUT/cases: cases/ plus every group folder of cases-interactive/."""
     dst = os.path.join(out, "cases")
     shutil.rmtree(dst, ignore_errors=True)
-    shutil.copytree(os.path.join(ROOT, "cases"), dst)
-    extra = os.path.join(ROOT, "cases-interactive")
+    shutil.copytree(paths.CASES, dst)
+    extra = os.path.join(paths.ROOT, "cases-interactive")
     if os.path.isdir(extra):
         for group in sorted(os.listdir(extra)):
             src = os.path.join(extra, group)
@@ -317,14 +317,13 @@ def write_html(path, runs, missing, wall, args):
 
 def main(argv=None):
     if "--clients" in (argv if argv is not None else sys.argv[1:]):  # the applications, not compositors
-        from runner import client_matrix
         return client_matrix.main(argv)
     ap = argparse.ArgumentParser(prog="run-tests.sh --matrix", description="the suite against every installed named compositor")
     ap.add_argument("--jobs", type=int, default=2, help="compositors run at a time (default 2)")
     ap.add_argument("--reruns", type=int, default=2, help="re-run failing cases up to N times (default 2)")
     ap.add_argument("--only", help="comma-separated compositor names (default: every installed one)")
     ap.add_argument("--out", default="/tmp/framesync-matrix", help="where each run's output goes")
-    ap.add_argument("--report-dir", default=os.path.join(ROOT, "reports"), help="where matrix.md/.html go")
+    ap.add_argument("--report-dir", default=paths.OUTPUT, help="where matrix.md/.html go")
     ap.add_argument("--timeout-scale", help="passed to the harness")
     ap.add_argument("--filter", help="passed to the harness (a partial matrix; baseline lines of cases not run are not mismatches)")
     ap.add_argument("--reuse", action="store_true",
@@ -362,7 +361,7 @@ def main(argv=None):
         with open(wall_file, "w") as f:
             f.write("%.1f\n" % wall)
     for run in runs:
-        gate(run, os.path.join(ROOT, "baselines"), args.update_baselines)
+        gate(run, paths.BASELINES, args.update_baselines)
     os.makedirs(args.report_dir, exist_ok=True)
     md, page = os.path.join(args.report_dir, "matrix.md"), os.path.join(args.report_dir, "matrix.html")
     write_md(md, runs, missing, wall, args)

@@ -10,11 +10,9 @@ import sys
 import time
 
 from runner import baseline as bl
+from runner.paths import HARNESS
 from runner.results import RunResults, findings
 from runner.workers import child_setup
-
-ROOT = bl.ROOT
-HARNESS = bl.HARNESS
 
 
 def logger(prefix):

@@ -30,24 +30,21 @@ or an UNRESOLVED run, 2 refused (the reason on stderr).  Nothing is written outs
 reports/merged).
 """
 import argparse
-import json
 import os
 import re
 import shutil
 import sys
+import xml.etree.ElementTree as ET
 
-if __package__ in (None, ""):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from runner.outdir import log_prefix_name  # noqa: E402
-from runner.results import CaseResult, RunResults, findings, merge_compositors, merge_features  # noqa: E402
-from runner.tapstream import findings_tap, yaml_quoted  # noqa: E402
-from runner.terms import PROFILES  # noqa: E402
-from runner import runverdict  # noqa: E402
-from runner.terms import FAIL_ON  # noqa: E402
-from runner.spec import interop as intermod  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-from runner.catalog import clause_table  # noqa: E402
+from runner import catalog, paths, runverdict
+from runner.catalog import clause_table
+from runner.outdir import log_prefix_name
+from runner.reports import html, junit
+from runner.results import CaseResult, RunResults, findings, merge_compositors, merge_features
+from runner.spec import annotate
+from runner.spec import interop as intermod
+from runner.tapstream import findings_tap, yaml_quoted
+from runner.terms import FAIL_ON, PROFILES
 
 RESULT_RE = re.compile(r"^(not )?ok (\d+)(.*)$")
 ID_RE = re.compile(r"^ - (\S+) \[([^\]]+)\]")
@@ -333,14 +330,9 @@ def display_doc(doc, labels):
 
 
 def write_reports(out, doc, multi, labels, cases_dir, interop):
-    sys.path.insert(0, ROOT)
-    from runner.reports import html, junit, common
-    from runner.spec import annotate
-    from runner import catalog
     shown = display_doc(doc, labels) if multi else doc
     clauses_path = os.path.join(cases_dir, "clauses.txt")
     tree = junit.build(shown, out, clause_table(clauses_path))   # the levels of results without them
-    import xml.etree.ElementTree as ET
     ET.indent(tree, space="  ")
     tree.write(os.path.join(out, "junit.xml"), encoding="UTF-8", xml_declaration=True)
     with open(os.path.join(out, "junit.xml"), "a", encoding="utf-8") as f:
@@ -415,14 +407,14 @@ def merge(folders, out, cases_dir, allow_empty=False, fail_on="any"):
                     (slug(labels[r.key_of(r.doc["cases"][0])]) + "-") if multi and r.doc["cases"] else "", tag, name)))
     statuses = ["%s: %s" % (r.folder, r.doc.get("status")) for r in runs if r.doc.get("status") != "complete"]
     selections = [r.selection for r in runs if r.selection]
-    catalog = clause_table(os.path.join(cases_dir, "clauses.txt"))   # the levels of results without them
-    verdict = judge(ordered, groups, labels, catalog, allow_empty, fail_on)
+    table = clause_table(os.path.join(cases_dir, "clauses.txt"))   # the levels of results without them
+    verdict = judge(ordered, groups, labels, table, allow_empty, fail_on)
     merged = RunResults(started=min((r.doc.get("started") or "") for r in runs),
                         status="complete" if not statuses else "; ".join(statuses),
                         run={k: verdict[k] for k in ("verdict", "reason", "exit_status")},
                         wall_ms=max(float(r.doc.get("wall_ms") or 0) for r in runs),
                         compositors=merged_compositors(runs), features=merged_features(runs),
-                        findings=findings(cases, catalog), cases=[CaseResult.from_json(c) for c in cases])
+                        findings=findings(cases, table), cases=[CaseResult.from_json(c) for c in cases])
     one_cut = len({(s.get("cases"), s.get("digest")) for s in selections}) == 1
     if (selections and len(selections) == len(runs) and not multi) or (one_cut and multi):
         merged.selection = {"cases": selections[0].get("cases"), "digest": selections[0].get("digest"), "shard": None}
@@ -430,9 +422,7 @@ def merge(folders, out, cases_dir, allow_empty=False, fail_on="any"):
     doc = merged.to_json()
     with open(os.path.join(out, "results.tap"), "w", encoding="utf-8") as f:
         f.write(tap_text(entries, multi, labels, doc, verdict))
-    refs = None
     try:
-        from runner import catalog
         refs = catalog.parse_cases(cases_dir)
     except OSError:
         refs = {}
@@ -444,9 +434,9 @@ def merge(folders, out, cases_dir, allow_empty=False, fail_on="any"):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python3 -m runner.merge", description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+", metavar="RUN-DIR", help="the --out folders of the runs to merge")
-    ap.add_argument("--out", default=os.path.join(ROOT, "reports", "merged"),
+    ap.add_argument("--out", default=paths.MERGED,
                     help="where the merged run goes (default reports/merged)")
-    ap.add_argument("--cases", default=os.path.join(ROOT, "cases"), help="the case folder (for the clause catalog)")
+    ap.add_argument("--cases", default=paths.CASES, help="the case folder (for the clause catalog)")
     ap.add_argument("--allow-empty", action="store_true",
                     help="exit 0 even when an implementation tested nothing (every case skipped, or protocol atoms "
                          "listed and none of the protocol seen)")

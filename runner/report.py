@@ -4,12 +4,12 @@ OUT/index.html (reports/), and the timing lines that end the TAP summary."""
 import os
 import re
 import time
+import traceback
 
-from runner import probe
+from runner import paths, probe
+from runner.reports import html, junit
 from runner.results import CaseResult, RunResults, merge_compositors, merge_features
 from runner.terms import PROFILES
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class Report:
@@ -67,13 +67,11 @@ class Report:
 
     def make_reports(self, cases_dir, warn):
         """junit.xml and index.html; a report bug must not hide the verdicts."""
-        clauses = os.path.join(cases_dir or os.path.join(ROOT, "cases"), "clauses.txt")
+        clauses = paths.clauses_of(cases_dir)
         try:
-            from runner.reports import junit, html
             junit.write(self.path, os.path.join(self.out, "junit.xml"), clauses_path=clauses)
             html.write(self.path, os.path.join(self.out, "index.html"), clauses_path=clauses)
         except Exception as e:
-            import traceback
             traceback.print_exc()
             warn("the reports could not be made: %s" % e)
 

@@ -21,16 +21,15 @@ import subprocess
 import sys
 import time
 
-from runner import probe, runverdict
+from runner import baseline, paths, probe, runverdict
 from runner.console import Console
 from runner.outdir import Logs, OutError, clear_out
+from runner.paths import HARNESS
 from runner.report import Report, timing_text
 from runner.tapstream import TapStream, bail_out, findings_tap
 from runner.terms import FAIL_ON, PROFILES
 from runner.workers import WorkerPool
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 EXIT_USAGE = 2
 # harness options that run nothing (they print and exit): the harness is run in the runner's place
 DELEGATED = ("--list", "--list-wms", "--list-clients", "--coverage", "--probe")
@@ -427,7 +426,6 @@ def gate(opts, results_json, rc):
         return rc
     if rc not in (0, 1):
         return rc  # the run itself did not complete: a usage error or an interrupt
-    from runner import baseline
     argv = ["--results", results_json, "--reruns", str(opts.reruns)]
     argv += ["--allow-empty"] if opts.allow_empty else []
     argv += ["--baseline", opts.baseline] if opts.baseline else []
@@ -451,7 +449,7 @@ def main(argv):
     expected, selection = shard_of(canonical_order(opts), opts.shard)
     jobs = opts.jobs or len(os.sched_getaffinity(0)) or 1
     jobs = max(1, min(jobs, len(expected)))
-    out = os.path.abspath(opts.out or os.path.join(ROOT, "reports", "latest"))
+    out = os.path.abspath(opts.out or paths.LATEST)
     try:
         clear_out(out)
     except OutError as e:

@@ -13,6 +13,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from runner import baseline as bl  # noqa: E402
+from runner import run as runmod  # noqa: E402
 
 NOTHING_TESTED = "nothing was tested: every one of the 2 cases was skipped"
 
@@ -89,7 +90,6 @@ class Gate(Tmp):
     """runner.run.gate: the runner's --baseline and --update-baseline after a run."""
 
     def finish(self, run, harness_args=(), update=False, baseline="basic/a [ewmh-1.5],Skip\nbasic/b [ewmh-1.5],Skip\n"):
-        from runner import run as runmod
         results = self.results([case("basic/a", "SKIP"), case("basic/b", "SKIP")], run)
         path = self.write("b.txt", baseline)
         opts = runmod.parse_args(list(harness_args) + ["--reruns", "0"] +

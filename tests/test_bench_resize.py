@@ -5,6 +5,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from runner.reports import bench_resize as br  # noqa: E402
+from runner.reports import bench_summary  # noqa: E402
 
 # paint k: [k, w, h, start, end, answers]
 PAINTS = [[0, 320, 200, 0, 1, 0], [1, 330, 200, 10, 11, 1], [2, 340, 210, 20, 21, 1]]
@@ -143,7 +144,6 @@ if __name__ == "__main__":
 
 class MeasuredNothing(unittest.TestCase):
     def test_a_cell_that_never_showed_its_window_is_an_error_of_the_run(self):
-        from runner.reports import bench_summary
         rows = [{"kind": "cell", "run": "w0-r0", "cell": "resize-ptr125-basic-1"},
                 {"kind": "cell-end", "run": "w0-r0", "cell": "resize-ptr125-basic-1", "ended_by": "windows never shown"},
                 {"kind": "cell", "run": "w0-r0", "cell": "resize-ptr125-none-1"},

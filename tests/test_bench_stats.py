@@ -1,6 +1,7 @@
 """The benchmark's statistics on samples whose answers are known (worked by hand, or the values
 NumPy's default percentile and textbook regressions give)."""
 import os
+import random
 import sys
 import unittest
 
@@ -64,7 +65,6 @@ class Bootstrap(unittest.TestCase):
         self.assertTrue(18 / 11 <= lo <= 2.0 <= hi <= 22 / 9)
 
     def test_same_population_contains_one(self):
-        import random
         rng = random.Random(7)
         a = [rng.gauss(16, 1) for _ in range(5)]
         b = [rng.gauss(16, 1) for _ in range(5)]

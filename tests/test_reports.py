@@ -18,6 +18,7 @@ sys.path.insert(0, ROOT)
 from runner import catalog  # noqa: E402
 from runner.reports import common, html as html_report, junit  # noqa: E402
 from runner.results import RunResults  # noqa: E402
+from runner.terms import PROFILES  # noqa: E402
 
 # a 1x1 PNG
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")
@@ -61,7 +62,7 @@ compositor output during the case (/x/compositor.log):
 def sample(tmp):
     """results.json with every verdict in two profiles, logs, screenshots; returns its path."""
     logs = os.path.join(tmp, "logs")
-    for p in common.PROFILES:
+    for p in PROFILES:
         os.makedirs(os.path.join(logs, p))
 
     def log(profile, name, text="case log\n"):

@@ -17,6 +17,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from runner import run as runner  # noqa: E402
+from runner.__main__ import command_line  # noqa: E402
 from runner.console import Console  # noqa: E402
 from runner.outdir import Logs  # noqa: E402
 from runner.results import RunResults  # noqa: E402
@@ -132,7 +133,6 @@ class Commands(unittest.TestCase):
     """python3 -m runner: the old options of run-tests.sh name the commands."""
 
     def test_aliases(self):
-        from runner.__main__ import command_line
         self.assertEqual(command_line(["--wm", "x"]), ["run", "--wm", "x"])
         self.assertEqual(command_line(["--matrix", "--clients", "--only", "xterm"]),
                          ["matrix", "--clients", "--only", "xterm"])

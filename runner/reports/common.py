@@ -1,10 +1,9 @@
 """What the reports share: the clauses of the crashes, the case logs, their timelines and
 screenshots, and the command line of a report (results.json itself is runner/results.py's)."""
+import argparse
 import os
 import re
-
-from runner.terms import PROFILES, VERDICTS  # noqa: F401 (the reports import them from here)
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import sys
 
 
 PSEUDO_CLAUSES = {
@@ -29,8 +28,6 @@ def clause_group(clause_id):
 def report_command(argv, module, doc, default_name, write, clauses_help):
     """`python3 -m runner.reports.MODULE results.json [-o FILE] [--clauses FILE]`: the command of a report
     whose write(results, out, clauses) returns the path it wrote."""
-    import argparse
-    import sys
     ap = argparse.ArgumentParser(prog="python3 -m " + module, description=doc.split("\n\n")[0])
     ap.add_argument("results", help="a framesync results.json")
     ap.add_argument("-o", "--output", help="where to write (default: %s beside results.json)" % default_name)

@@ -17,13 +17,14 @@ import re
 import sys
 import urllib.parse
 
-from runner.reports.common import (report_command, PROFILES, PSEUDO_CLAUSES, ROOT, VERDICTS, case_group,  # noqa: E402
-                                   clause_group, parse_timeline, read_text, resolve_log, screenshots)
-from runner.results import RunResults, case_level, failed_clause, findings  # noqa: E402
-from runner.catalog import clause_table  # noqa: E402
-from runner.runverdict import recorded  # noqa: E402
-from runner.reports.timeline_svg import fmt_ms, svg_timeline  # noqa: E402
-from runner.terms import LEVELS, describe_level, level_label  # noqa: E402
+from runner import paths
+from runner.catalog import clause_table
+from runner.reports.common import (PSEUDO_CLAUSES, clause_group, parse_timeline, read_text, report_command,
+                                   resolve_log, screenshots)
+from runner.reports.timeline_svg import fmt_ms, svg_timeline
+from runner.results import RunResults, case_level, failed_clause, findings
+from runner.runverdict import recorded
+from runner.terms import LEVELS, PROFILES, VERDICTS, describe_level, level_label
 
 SYNC_ATOMS = ["_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_NET_WM_SYNC_DRAWN",
               "_NET_WM_FRAME_DRAWN", "_NET_WM_FRAME_TIMINGS", "_NET_WM_SYNC_FENCES"]
@@ -469,7 +470,7 @@ def render(doc, clauses, page_dir, results_dir):
 
 
 def write(results_path, out_path=None, clauses_path=None):
-    clauses = clause_table(clauses_path or os.path.join(ROOT, "cases", "clauses.txt"))
+    clauses = clause_table(clauses_path or paths.clauses_of())
     doc = RunResults.load(results_path).with_findings(clauses).to_json()
     results_dir = os.path.dirname(os.path.abspath(results_path))
     out_path = out_path or os.path.join(results_dir, "index.html")

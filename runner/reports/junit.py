@@ -17,12 +17,12 @@ import socket
 import sys
 import xml.etree.ElementTree as ET
 
-from runner.results import RunResults, case_level  # noqa: E402
-from runner.reports.common import (report_command, PROFILES, ROOT, case_group,  # noqa: E402
-                                   read_text, resolve_log)
-from runner.catalog import clause_table  # noqa: E402
-from runner.runverdict import recorded  # noqa: E402
-from runner.terms import describe_level, level_label  # noqa: E402
+from runner import paths
+from runner.catalog import clause_table
+from runner.reports.common import case_group, read_text, report_command, resolve_log
+from runner.results import RunResults, case_level
+from runner.runverdict import recorded
+from runner.terms import PROFILES, describe_level, level_label
 
 # XML 1.0 cannot hold most control characters, not even escaped; a compositor's output may have them
 _INVALID_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -122,8 +122,8 @@ def build(doc, results_dir=".", catalog=None):
             attrs = {"classname": clean(case_group(c)), "name": clean(c.get("id", "")),
                      "time": seconds(c.get("duration_ms"))}
             if file_ and line.isdigit():
-                if file_.startswith(ROOT + os.sep):
-                    file_ = os.path.relpath(file_, ROOT)  # as the repository names it
+                if file_.startswith(paths.ROOT + os.sep):
+                    file_ = os.path.relpath(file_, paths.ROOT)  # as the repository names it
                 attrs["file"], attrs["line"] = clean(file_), line
             tc = ET.SubElement(suite, "testcase", attrs)
             verdict = c.get("verdict")
@@ -155,7 +155,7 @@ def build(doc, results_dir=".", catalog=None):
 
 
 def write(results_path, out_path=None, clauses_path=None):
-    catalog = clause_table(clauses_path or os.path.join(ROOT, "cases", "clauses.txt"))
+    catalog = clause_table(clauses_path or paths.clauses_of())
     doc = RunResults.load(results_path).with_findings(catalog).to_json()
     results_dir = os.path.dirname(os.path.abspath(results_path))
     out_path = out_path or os.path.join(results_dir, "junit.xml")

@@ -20,6 +20,7 @@ import sys
 
 from . import annotate
 from runner import catalog as catmod
+from runner import paths
 from . import coverage as covmod
 from . import docbook
 from . import interop as intermod
@@ -27,7 +28,6 @@ from . import lint as lintmod
 from . import profilediff
 from . import sentences as sentmod
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXIT_USAGE = 2
 USAGE = __doc__
 
@@ -41,8 +41,8 @@ class Options:
         self.specs, self.results = [], []
         self.check = False
         self.out = None
-        self.cases = os.path.join(ROOT, "cases")
-        self.notes = os.path.join(ROOT, "docs", "profiles.md")  # the three texts in the suite's words
+        self.cases = paths.CASES
+        self.notes = os.path.join(paths.ROOT, "docs", "profiles.md")  # the three texts in the suite's words
         self.profile = None
 
 
@@ -257,8 +257,8 @@ def main(argv):
     try:
         clauses = catmod.parse_clauses(os.path.join(o.cases, "clauses.txt"))
         cases = catmod.parse_cases(o.cases)
-        faults, fault_notes = catmod.faults_by_clause(ROOT)
-        collateral = catmod.collateral_faults(os.path.join(ROOT, "tests", "fault-collateral.txt"), faults)
+        faults, fault_notes = catmod.faults_by_clause(paths.ROOT)
+        collateral = catmod.collateral_faults(os.path.join(paths.ROOT, "tests", "fault-collateral.txt"), faults)
         inter = intermod.build(o.results, cases) if o.results else None
         notes = None
         if o.notes and os.path.exists(o.notes):
@@ -278,7 +278,7 @@ def main(argv):
         by_profile.setdefault(r.profile, r)
     old, new = by_profile.get("ewmh-1.5"), by_profile.get("draft-2011")
     rows = profilediff.build(old.extract if old else None, new.extract if new else None, clauses, notes) if new else []
-    out = os.path.abspath(o.out or os.path.join(ROOT, "reports", "spec"))
+    out = os.path.abspath(o.out or paths.SPEC)
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as e:

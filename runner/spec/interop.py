@@ -19,7 +19,7 @@ of a MUST and of a lowercase should are not read alike.
 import os
 import re
 
-from runner.results import ResultsError, RunResults  # noqa: F401 (ResultsError: the spec tools catch it from here)
+from runner.results import ResultsError, RunResults
 from runner.terms import PROFILES, level_of_keyword
 
 ORDER = {"fail": 0, "unresolved": 1, "pass": 2, "skip": 3}

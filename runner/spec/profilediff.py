@@ -12,7 +12,6 @@ import difflib
 import re
 
 from . import coverage
-from . import sentences as sentmod
 
 # (regex that finds the draft unit, old words or None for "the whole unit", new words, clause)
 DEFACTO_EDITS = [
