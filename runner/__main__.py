@@ -51,19 +51,9 @@ def parser():
     return ap
 
 
-def spec_args(args):
-    """`spec FILE ...` is `--spec FILE ...` (what runner.spec.cli reads)."""
-    if args and not args[0].startswith("-"):
-        return ["--spec"] + args
-    return args
-
-
 def main(argv):
     ns, args = parser().parse_known_args(command_line(argv))
-    module = COMMANDS[ns.command][0]
-    if ns.command == "spec":
-        args = spec_args(args)
-    return module.main(args)
+    return COMMANDS[ns.command][0].main(args)
 
 
 if __name__ == "__main__":

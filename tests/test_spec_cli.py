@@ -13,7 +13,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from runner import catalog  # noqa: E402
-from runner.spec import annotate, interop  # noqa: E402
+from runner.spec import annotate, cli, interop  # noqa: E402
 
 RUNNER = [sys.executable, "-m", "runner"]   # run with cwd=ROOT
 TEXTS = os.path.join(os.path.dirname(ROOT), "shared", "spec", "docbook")
@@ -97,6 +97,26 @@ class Cli(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("`--bogus` is not an option of --spec", p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.out, "o")))
+
+    def test_options(self):
+        """`spec` on argparse: the texts as FILE operands or --spec (in the order given), and the
+        usage errors in the command's words, exit status 2."""
+        o = cli.parse_args(["a.xml", "--spec=b.xml", "--check", "--results", "r1", "--results=r2", "--profile", "ewmh-1.5"])
+        self.assertEqual((o.specs, o.check, o.results, o.profile, o.out), (["a.xml", "b.xml"], True, ["r1", "r2"],
+                                                                           "ewmh-1.5", None))
+        for args, message in ((["--check"], "--spec needs a DocBook file"),
+                              (["a.xml", "--out"], "option --out needs a value"),
+                              (["a.xml", "--profile", "de-facto"], "--profile with --spec takes ewmh-1.5 or draft-2011"),
+                              (["a.xml", "--chec"], "`--chec` is not an option of --spec (options: --spec FILE,")):
+            with self.assertRaises(cli.UsageError) as cm:
+                cli.parse_args(args)
+            self.assertIn(message, str(cm.exception))
+        p = spec("spec", "--help")
+        self.assertEqual(p.returncode, 0)
+        self.assertIn("usage: python3 -m runner spec FILE.xml", p.stdout)
+        self.assertIn("--results PATH", p.stdout)
+        p = spec("spec", "--out", "x")
+        self.assertEqual((p.returncode, p.stderr), (2, "framesync: --spec needs a DocBook file\n"))
 
 
 class Interop(unittest.TestCase):

@@ -14,8 +14,10 @@ and prints a summary, the lint and what --check found.  Nothing else is written.
 Exit status: 0; with --check, 1 when a text has a stale clause or an uncovered normative sentence;
 2 on bad input (a file that is not DocBook, a malformed catalog or results file).
 """
+import argparse
 import json
 import os
+import re
 import sys
 
 from . import annotate
@@ -29,57 +31,56 @@ from . import profilediff
 from . import sentences as sentmod
 
 EXIT_USAGE = 2
-USAGE = __doc__
+OPTIONS = "--spec FILE, --check, --out DIR, --results PATH, --cases DIR, --notes FILE, --profile P"
+MISSING_VALUE_RE = re.compile(r"^argument (--[a-z-]+): expected one argument$")
 
 
 class UsageError(Exception):
     pass
 
 
-class Options:
-    def __init__(self):
-        self.specs, self.results = [], []
-        self.check = False
-        self.out = None
-        self.cases = paths.CASES
-        self.notes = os.path.join(paths.ROOT, "docs", "profiles.md")  # the three texts in the suite's words
-        self.profile = None
+class Parser(argparse.ArgumentParser):
+    """An option error is a UsageError (one line, `framesync: ...`, exit status 2), in the words
+    the command has always used."""
+
+    def error(self, message):
+        m = MISSING_VALUE_RE.match(message)
+        raise UsageError("option %s needs a value" % m.group(1) if m else message)
+
+
+def parser():
+    head, _, body = __doc__.partition("\n\n")
+    ap = Parser(prog="python3 -m runner spec", usage=head.replace("./run-tests.sh --spec", "%(prog)s"),
+                description=body, formatter_class=argparse.RawDescriptionHelpFormatter, add_help=False,
+                allow_abbrev=False)
+    ap.add_argument("files", nargs="*", metavar="FILE.xml", help="a DocBook text of wm-spec (as --spec FILE.xml)")
+    ap.add_argument("--spec", action="append", default=[], metavar="FILE.xml", help="a DocBook text of wm-spec; repeatable")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 when a text has a stale clause or an uncovered normative sentence")
+    ap.add_argument("--out", metavar="DIR", help="where the reports go (default reports/spec)")
+    ap.add_argument("--results", action="append", default=[], metavar="PATH",
+                    help="a results.json, a run's --out folder or a folder of them (a matrix's); repeatable")
+    ap.add_argument("--cases", default=paths.CASES, metavar="DIR", help="the case folder (default cases/)")
+    ap.add_argument("--notes", default=os.path.join(paths.ROOT, "docs", "profiles.md"), metavar="FILE",
+                    help="the three texts in the suite's words (default docs/profiles.md)")
+    ap.add_argument("--profile", metavar="P", help="read every text as this one's: ewmh-1.5 or draft-2011")
+    ap.add_argument("-h", "--help", action="store_true", help="this help")
+    return ap
 
 
 def parse_args(argv):
-    o = Options()
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        name, eq, val = a.partition("=") if a.startswith("--") else (a, "", "")
-        if name in ("--spec", "--out", "--results", "--cases", "--notes", "--profile"):
-            if not eq:
-                if i + 1 >= len(argv):
-                    raise UsageError("option %s needs a value" % name)
-                i += 1
-                val = argv[i]
-            if name == "--spec":
-                o.specs.append(val)
-            elif name == "--results":
-                o.results.append(val)
-            elif name == "--out":
-                o.out = val
-            elif name == "--cases":
-                o.cases = val
-            elif name == "--notes":
-                o.notes = val
-            elif name == "--profile":
-                if val not in catmod.PROFILES[:2]:
-                    raise UsageError("--profile with --spec takes ewmh-1.5 or draft-2011 (the texts that exist), not `%s`" % val)
-                o.profile = val
-        elif a == "--check":
-            o.check = True
-        elif a in ("--help", "-h"):
-            raise UsageError(None)
-        else:
-            raise UsageError("`%s` is not an option of --spec (options: --spec FILE, --check, --out DIR, --results PATH, "
-                             "--cases DIR, --notes FILE, --profile P)" % a)
-        i += 1
+    """-> the options (specs: the texts, in the order given); raises UsageError, or returns None for
+    --help (after printing it)."""
+    ap = parser()
+    o, unknown = ap.parse_known_args(argv)
+    if o.help:
+        ap.print_help(sys.stdout)
+        return None
+    if unknown:
+        raise UsageError("`%s` is not an option of --spec (options: %s)" % (unknown[0], OPTIONS))
+    if o.profile is not None and o.profile not in catmod.PROFILES[:2]:
+        raise UsageError("--profile with --spec takes ewmh-1.5 or draft-2011 (the texts that exist), not `%s`" % o.profile)
+    o.specs = o.files + o.spec
     if not o.specs:
         raise UsageError("--spec needs a DocBook file")
     return o
@@ -249,11 +250,10 @@ def main(argv):
     try:
         o = parse_args(argv)
     except UsageError as e:
-        if e.args[0] is None:
-            sys.stdout.write(USAGE)
-            return 0
         sys.stderr.write("framesync: %s\n" % e)
         return EXIT_USAGE
+    if o is None:
+        return 0
     try:
         clauses = catmod.parse_clauses(os.path.join(o.cases, "clauses.txt"))
         cases = catmod.parse_cases(o.cases)
