@@ -5,7 +5,7 @@
 #                   every fault), the client cases against model-app and its faults, leftovers,
 #                   isolation, Python tests, the suite under ASan/UBSan
 #   make matrix     the suite against every installed real compositor (compositors/), gated by
-#                   baselines/; writes reports/matrix.md and .html (slow; not part of check)
+#                   baselines/; writes results/matrix.md and .html (slow; not part of check)
 #   make clean
 CC      ?= cc
 CFLAGS  ?= -O2 -g

@@ -127,7 +127,7 @@ def parse_args(argv):
     p.add_argument("--bench-reps", type=reps_count, default=5, metavar="N",
                    help="repetitions of each cell (default 5; noisy cells get up to 3x as many)")
     p.add_argument("--ready", choices=("wm", "cm", "wm+cm", "auto"), help="readiness, for command lines")
-    p.add_argument("--out", metavar="DIR", help="the run folder (default reports/latest)")
+    p.add_argument("--out", metavar="DIR", help="the run folder (default results/latest)")
     return p.parse_args(argv)
 
 

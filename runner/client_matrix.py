@@ -7,11 +7,11 @@
 For each installed client it runs the harness (`--client NAME`), one at a time (a browser takes
 both cores of a small machine); re-runs the failing cases (`--reruns`) to tell flakes from
 failures; compares each with baselines/clients/NAME.txt (runner/baseline.py's format); and writes
-reports/client-matrix.md: per client its features (the client probes, per profile: participates,
+results/client-matrix.md: per client its features (the client probes, per profile: participates,
 extended form, maps odd, animates, fences, how long it stalls without drawn messages), its
 findings (the client clauses it breaks, each with the level of its keyword and the cases), the
 verdict of its run (UNRESOLVED: it tested nothing, as a client that does not take part) and the
-wall time of its run; and reports/client-matrix.html beside it: one row per client and profile,
+wall time of its run; and results/client-matrix.html beside it: one row per client and profile,
 one column per client case, grouped by clause with its keyword level, the answer cases split into
 their two states (animating, idle), a cell per result (hover: the reason).
 

@@ -7,7 +7,7 @@ For each installed compositor it runs the harness (`--wm NAME`) on the cases in 
 any group folder staged in cases-interactive/, merged into OUT/cases; none now), `--jobs` compositors at
 a time (each run has its own Xvfb); re-runs the failing cases (`--reruns`) to tell flakes from
 failures; compares each with baselines/NAME.txt (runner/baseline.py); and writes
-reports/matrix.md and reports/matrix.html: compositor x case [profile], ok / FAIL / skip with the
+results/matrix.md and results/matrix.html: compositor x case [profile], ok / FAIL / skip with the
 reason, plus what each compositor claims (_NET_SUPPORTED, _NET_WM_CM_S0), each compositor's
 findings with their levels (MUST, SHOULD, lowercase must/should, implied, defect) and the verdict
 of its run (UNRESOLVED when it tested nothing; shown, not gated here: the baseline decides).

@@ -27,7 +27,7 @@ run line and the findings.
 
 Exit status: 0 merged and green, 1 merged with a finding of a --fail-on level, an UNRESOLVED case
 or an UNRESOLVED run, 2 refused (the reason on stderr).  Nothing is written outside --out (default
-reports/merged).
+results/merged).
 """
 import argparse
 import os
@@ -435,7 +435,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python3 -m runner.merge", description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+", metavar="RUN-DIR", help="the --out folders of the runs to merge")
     ap.add_argument("--out", default=paths.MERGED,
-                    help="where the merged run goes (default reports/merged)")
+                    help="where the merged run goes (default results/merged)")
     ap.add_argument("--cases", default=paths.CASES, help="the case folder (for the clause catalog)")
     ap.add_argument("--allow-empty", action="store_true",
                     help="exit 0 even when an implementation tested nothing (every case skipped, or protocol atoms "

@@ -8,11 +8,12 @@ BENCH = os.path.join(ROOT, "bench", "framesync-bench")
 CASES = os.path.join(ROOT, "cases")
 BASELINES = os.path.join(ROOT, "baselines")
 
-# the default outputs, apart from the code
-OUTPUT = os.path.join(ROOT, "reports")
+# the default outputs, apart from the code: results/ (git ignores it)
+OUTPUT = os.path.join(ROOT, "results")
 LATEST = os.path.join(OUTPUT, "latest")      # a run, the benchmark
 SPEC = os.path.join(OUTPUT, "spec")          # the spec author's report
 MERGED = os.path.join(OUTPUT, "merged")      # runner.merge
+# and the matrices' matrix.md, matrix.html, client-matrix.md and client-matrix.html in OUTPUT
 
 
 def clauses_of(cases_dir=None):

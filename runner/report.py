@@ -1,6 +1,6 @@
 """The run's reports: the workers' results.json merged into OUT/results.json (the harness's
 format, in the canonical order, rewritten while the run goes on), then OUT/junit.xml and
-OUT/index.html (reports/), and the timing lines that end the TAP summary."""
+OUT/index.html (runner/reports/), and the timing lines that end the TAP summary."""
 import os
 import re
 import time

@@ -39,7 +39,7 @@ runner options (python3 -m runner run, what run-tests.sh runs):
   --jobs N            run on N parallel workers, each with its own Xvfb and compositor
                       (default: the number of cores); the output is the same as --jobs 1
   --out DIR           where results.tap, results.json, junit.xml, index.html and logs/ go
-                      (default reports/latest); the run's files replace the previous run's
+                      (default results/latest); the run's files replace the previous run's
   --shard I/N         run only the I-th of N interleaved slices of the cases (1 <= I <= N,
                       e.g. $CI_NODE_INDEX/$CI_NODE_TOTAL: one CI job of N); python3 -m
                       runner.merge DIR... merges the N folders (and those of other
@@ -58,7 +58,7 @@ baselines and the matrix (runner/baseline.py, runner/matrix.py):
                       lines get [level LEVEL])
   --reruns N          re-run failing cases up to N times to tell flakes (default 2)
   --matrix            every installed compositor of compositors/ with its baseline; writes
-                      reports/matrix.md and .html (python3 -m runner.matrix --help)
+                      results/matrix.md and .html (python3 -m runner.matrix --help)
 the runner's commands (python3 -m runner COMMAND ...; the options above are their aliases):
   run (the default), matrix (--matrix; --matrix --clients), bench (--bench), spec (--spec FILE),
   merge (python3 -m runner.merge), baseline (python3 -m runner.baseline)

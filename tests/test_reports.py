@@ -1,4 +1,4 @@
-"""Tests of reports/ (junit.xml, index.html and what they share), without X: a sample
+"""Tests of runner/reports/ (junit.xml, index.html and what they share), without X: a sample
 results.json, case logs and screenshots are made in a temp folder."""
 import base64
 import html.parser
@@ -148,7 +148,7 @@ class Shared(unittest.TestCase):
             os.makedirs(os.path.join(tmp, "logs", "de-facto"))
             local = os.path.join(tmp, "logs", "de-facto", "a-b.log")
             open(local, "w").close()
-            self.assertEqual(common.resolve_log("/gone/build/reports/latest/logs/de-facto/a-b.log", tmp), local)
+            self.assertEqual(common.resolve_log("/gone/build/results/latest/logs/de-facto/a-b.log", tmp), local)
             self.assertIsNone(common.resolve_log("/gone/logs/de-facto/other.log", tmp))
             self.assertIsNone(common.resolve_log("", tmp))
 

@@ -4,7 +4,7 @@ For each DocBook text: its sync sections' sentences (classified), message layout
 the catalog and the cases, lint; with an ewmh-1.5 and a draft-2011 text, the profile diff; with
 results, the interop table, the at-risk clauses and which wording each implementation follows.
 
-Writes into --out (default reports/spec), for each text STEM (the file name without .xml):
+Writes into --out (default results/spec), for each text STEM (the file name without .xml):
   STEM.html       the annotated spec, lint, stale clauses, interop, at-risk, wordings, profile diff
   STEM.txt        every sentence with its classification, clauses, cases and faults
   STEM.lint.txt   the lint, FILE:LINE: message
@@ -57,7 +57,7 @@ def parser():
     ap.add_argument("--spec", action="append", default=[], metavar="FILE.xml", help="a DocBook text of wm-spec; repeatable")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 when a text has a stale clause or an uncovered normative sentence")
-    ap.add_argument("--out", metavar="DIR", help="where the reports go (default reports/spec)")
+    ap.add_argument("--out", metavar="DIR", help="where the reports go (default results/spec)")
     ap.add_argument("--results", action="append", default=[], metavar="PATH",
                     help="a results.json, a run's --out folder or a folder of them (a matrix's); repeatable")
     ap.add_argument("--cases", default=paths.CASES, metavar="DIR", help="the case folder (default cases/)")
