@@ -84,7 +84,7 @@ static struct line_info decode(const struct capture *cp, const uint8_t *d, int l
 static bool marker_short(const struct line_info *l, int edge, int deco)
 {
     /* the markers end before the server's edge, and the backdrop does not follow them (past the
-     * decoration): black or garbage, or background, up to the edge (reports/bench_resize.py) */
+     * decoration): black or garbage, or background, up to the edge (runner/reports/bench_resize.py) */
     return l->marker_end > 0 && l->marker_end < edge && l->bare != -2 &&
            !(l->bare >= 0 && l->bare - l->marker_end <= deco);
 }

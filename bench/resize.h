@@ -1,6 +1,6 @@
 /* A resize cell, resize-TRIGGER-FORM-PAINTMS[-slow] (bench/README.md, "Resize cells"): one window
  * is resized along a fixed path, driven the way a user drives it, and every frame the compositor
- * shows is captured and later classified (reports/bench_resize.py).
+ * shows is captured and later classified (runner/reports/bench_resize.py).
  *
  * Three parts, each on its own connection:
  *   the client (this thread): a window whose every paint tells its size: the whole window in the

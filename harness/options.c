@@ -43,7 +43,7 @@ void options_usage(FILE *f)
           "                      any (the default: every finding, implied requirements included)\n"
           "  --allow-empty       exit 0 even when the run tested nothing (every case skipped) or\n"
           "                      the compositor lists protocol atoms and does none of them\n"
-          "  --out DIR           where results.tap and logs/ go (default reports/latest)\n"
+          "  --out DIR           where results.tap and logs/ go (default results/latest)\n"
           "  --cases DIR         where the case files are (default cases/)\n"
           "  --timeout-scale F   multiply every deadline of the cases by F (slow machines)\n"
           "  --case-timeout MS   the watchdog: no case runs longer; one that would is\n"
@@ -217,7 +217,7 @@ int options_parse(int argc, char **argv, struct options *o)
     if (!o->cases_dir[0])
         snprintf(o->cases_dir, sizeof o->cases_dir, "%s/cases", o->root);
     if (!o->out_dir[0])
-        snprintf(o->out_dir, sizeof o->out_dir, "%s/reports/latest", o->root);
+        snprintf(o->out_dir, sizeof o->out_dir, "%s/results/latest", o->root);
     return resolve_names(o);
 }
 
