@@ -68,6 +68,7 @@ static const struct {
     {"map", cmd_map, true},
     {"unmap", cmd_unmap, true},
     {"withdraw", cmd_withdraw, true},
+    {"reparent", cmd_reparent, true},
     {"destroy", cmd_destroy, true},
     {"fill-frame", cmd_fill_frame, true},
     {"fill", cmd_fill, true},

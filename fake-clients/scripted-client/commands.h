@@ -18,6 +18,9 @@ typedef bool handler_fn(struct client *cl, struct cmd *cmd, int argc, char **arg
 handler_fn cmd_create, cmd_max_size, cmd_map, cmd_unmap, cmd_withdraw, cmd_destroy, cmd_configure, cmd_resize,
     cmd_resize_end, cmd_protocols, cmd_fill_frame, cmd_fill, cmd_background_frame;
 
+/* reparent.c: the toplevel into another client's window, once the WM has let it go */
+handler_fn cmd_reparent;
+
 /* commands-sync.c: counters, delimited updates, fences */
 handler_fn cmd_counters, cmd_counter_property, cmd_set_counter, cmd_destroy_counter, cmd_query_counter,
     cmd_begin_update, cmd_end_update, cmd_update, cmd_fences, cmd_trigger_fence, cmd_reset_fence;
