@@ -291,9 +291,16 @@ void sync_unmanage(struct win *w)
     follow_stop(&w->fupd);
     follow_stop(&w->freq);
     if (w->queued && !w->destroyed) {
-        /* the window is no longer managed: what it asked for is applied as it is */
+        /* the window is no longer managed: what it asked for is applied as it is, unless its client
+         * has put it into another window meanwhile (the unmap of its ReparentWindow is what ended the
+         * management): there the geometry, in root coordinates, is no longer the WM's to give */
         w->queued = false;
-        wm_apply_configure(w, &w->queue);
+        if (wm_on_root(w->id))
+            wm_apply_configure(w, &w->queue);
+        else
+            logmsg("window %u: the resize queued behind its request is dropped: the window is no longer a child of "
+                   "the root (its client reparented it)",
+                   w->id);
     }
     w->queued = false;
     w->configure_held = false; /* the WM's own resize of a window it no longer manages: dropped */

@@ -1,6 +1,8 @@
 /* What the window manager does to a client window on its connection (winops.h). */
 #include "winops.h"
 
+#include <stdlib.h>
+
 #include "log.h"
 #include "state.h"
 
@@ -51,4 +53,12 @@ void wm_set_state(xcb_window_t id, uint32_t state)
 {
     uint32_t v[2] = {state, XCB_NONE};
     xcb_change_property(X.c, XCB_PROP_MODE_REPLACE, id, atom(A_WM_STATE), atom(A_WM_STATE), 32, 2, v);
+}
+
+bool wm_on_root(xcb_window_t id)
+{
+    xcb_query_tree_reply_t *t = xcb_query_tree_reply(X.c, xcb_query_tree(X.c, id), NULL);
+    bool on_root = t && t->parent == X.root;
+    free(t);
+    return on_root;
 }

@@ -3,6 +3,7 @@
 #ifndef FAKEWM_WINOPS_H
 #define FAKEWM_WINOPS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <xcb/xcb.h>
 
@@ -13,5 +14,7 @@ void wm_note_given_geometry(struct win *w, const struct configure_req *r);
 void wm_apply_configure(struct win *w, const struct configure_req *r);   /* both of the above */
 void wm_map(struct win *w);
 void wm_set_state(xcb_window_t id, uint32_t state);                     /* WM_STATE: 1 Normal, 0 Withdrawn */
+/* the window is a child of the root now (a round trip): not gone, not reparented by its client */
+bool wm_on_root(xcb_window_t id);
 
 #endif
