@@ -8,6 +8,7 @@
 
 #include "compsched.h"
 #include "drawn.h"
+#include "embedded.h"
 #include "fade.h"
 #include "faults.h"
 #include "fences.h"
@@ -42,7 +43,7 @@ bool held(const struct win *w)
 /* w's saved copy is what is shown: held, or a staged frame is still to come (stage.c) */
 bool kept(const struct win *w)
 {
-    return held(w) || stage_holding(w) || w->resize_frozen;
+    return held(w) || stage_holding(w) || w->resize_frozen || embedded_holds(w);
 }
 
 /* a hold that ends by itself after --hold-timeout-ms (a frozen screen's hold never does) */

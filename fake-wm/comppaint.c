@@ -8,6 +8,7 @@
 
 #include "compsched.h"
 #include "drawn.h"
+#include "embedded.h"
 #include "fade.h"
 #include "faults.h"
 #include "fences.h"
@@ -178,6 +179,7 @@ void comp_tick(int64_t now)
     if (!X.pc)
         return;
     check_holds(now);
+    embedded_check(now);
     stamps_check_fences(now);
     end_expired_delays(now);
     stage_release_due(now);
@@ -226,6 +228,8 @@ int64_t comp_next_deadline(void)
     }
     if (stamps_next_deadline() >= 0)
         CONSIDER(stamps_next_deadline());
+    if (embedded_next_deadline() >= 0)
+        CONSIDER(embedded_next_deadline());
 #undef CONSIDER
     return d;
 }

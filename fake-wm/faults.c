@@ -146,6 +146,15 @@ const struct fault_desc fault_table[F_COUNT] = {
      "was on, reports that output's frame of it again (its value, and in de-facto its drawn time) at its first "
      "paint there: the values and times go back when the window moves (a message for an older frame after newer "
      "ones, as mutter 49.0-49.2's per-view frame counters sent _NET_WM_FRAME_TIMINGS after a move; reverted in 49.3)"},
+    {F_HOLD_KEPT_AFTER_REPARENT, "hold-kept-after-reparent", "lifecycle/reparent/embedder-not-held",
+     "a window that its client reparented into another managed window while its extended counter was odd or its "
+     "sync request unanswered passes its hold on to that window: the embedder's picture is kept until the embedded "
+     "window's counter is even (or reaches the value asked), or the hold or sync timeout passes (a compositor that "
+     "holds the toplevel containing an odd window, as it holds a frame for the client window inside it)"},
+    {F_REQUEST_TO_REPARENTED, "request-to-reparented", "lifecycle/reparent/embedded-not-synced",
+     "a window that its client reparented into another managed window still gets sync requests as a part of it: "
+     "each sync request to the embedder is followed by one to the embedded window (as a reparenting WM's to the "
+     "client window inside its frame), never waited for"},
     {F_CRASH_DURING_PROBE, "crash-during-probe", "compositor/crash",
      "abort()s when it is about to map the 4th window since it started (its 4th MapRequest): during the "
      "probes, and every few windows after each restart"},

@@ -6,6 +6,7 @@
 
 #include "comp.h"
 #include "counters.h"
+#include "embedded.h"
 #include "faults.h"
 #include "log.h"
 #include "sizelimits.h"
@@ -86,6 +87,7 @@ static void send_request(struct win *w, int64_t v)
     xcb_send_event(X.c, 0, w->id, XCB_EVENT_MASK_NO_EVENT, (const char *)&m);
     logmsg("window %u: sync request value=%lld form=%s l1=%u l4=%u", w->id, (long long)v, form_name(w->form),
            m.data.data32[1], l4);
+    embedded_request_sent(w);
 }
 
 /* v was asked for */

@@ -113,6 +113,14 @@ struct win {
     int64_t synced_resizes;   /* since it was managed: inject show-before-paint counts them */
     int64_t synced_pointer_steps; /* since it was managed: inject configure-before-answer counts them */
 
+    /* faults hold-kept-after-reparent and request-to-reparented (embedded.c): this window keeps the
+     * hold of a window its client reparented into it, until embed_alarm fires or embed_until; and
+     * that window (embed_ward) gets a request with each of this window's */
+    xcb_sync_alarm_t embed_alarm;
+    int64_t embed_until;
+    xcb_window_t embed_ward;
+    int64_t embed_ward_value;
+
     /* benchmark injections paint-delay, compress-every (stage.c) */
     struct staged staged[MAX_STAGED];
     int nstaged;

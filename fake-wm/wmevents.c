@@ -2,6 +2,7 @@
 #include "wmevents.h"
 #include "wmint.h"
 
+#include "embedded.h"
 #include "keyresize.h"
 #include "log.h"
 #include "state.h"
@@ -16,7 +17,8 @@ static void handle_event(xcb_generic_event_t *ev)
     if (type == X.sync_event_base + XCB_SYNC_ALARM_NOTIFY) {
         xcb_sync_alarm_notify_event_t *a = (xcb_sync_alarm_notify_event_t *)ev;
         note_time(a->timestamp);
-        sync_handle_alarm(a);
+        if (!embedded_alarm(a))
+            sync_handle_alarm(a);
         return;
     }
     switch (type) {

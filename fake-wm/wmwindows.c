@@ -5,6 +5,7 @@
 
 #include "comp.h"
 #include "drawn.h"
+#include "embedded.h"
 #include "features.h"
 #include "fences.h"
 #include "log.h"
@@ -23,6 +24,7 @@ static void unmanage(struct win *w, const char *why)
     if (!w->managed)
         return;
     w->managed = false;
+    embedded_forget(w);
     moveresize_window_gone(w);
     sync_unmanage(w);
     logmsg("window %u: %s (%s)", w->id, is_wm() ? "unmanaged" : "no longer observed", why);
@@ -66,7 +68,10 @@ void wm_on_reparent_notify(const xcb_reparent_notify_event_t *e)
             }
         }
     } else if (w) {
-        /* no longer a toplevel */
+        /* no longer a toplevel: a client that embeds its window in another one (ICCCM 4.1.4: after
+         * withdrawing it; without, the reparent's own unmap withdrew it) takes it out of the
+         * protocol; the window it went into is shown and synced as before (embedded.c) */
+        embedded_reparented(w, win_find(e->parent));
         unmanage(w, "reparented away from the root");
         if (opt.composite)
             comp_window_destroyed(w);
