@@ -33,8 +33,10 @@ BINS = harness/framesync-harness fake-clients/scripted-client/scripted-client fa
 BENCH_BIN := bench/framesync-bench
 
 # helpers of the compositors that bring their own X server (compositors/README.md): KWin's screen
-# and mutter's screen captures over D-Bus (the screen oracles under kwin_wayland and mutter-wayland), the shim that lets sway and cage start as root
-TOOLS := tools/kwin-screenshot tools/mutter-screencast tools/nosetuid0.so
+# and mutter's screen captures over D-Bus (the screen oracles under kwin_wayland and mutter-wayland),
+# input through mutter's own seat (its RemoteDesktop API: the input path under mutter-wayland), the
+# shim that lets sway and cage start as root
+TOOLS := tools/kwin-screenshot tools/mutter-screencast tools/mutter-input tools/nosetuid0.so
 DBUS_CFLAGS := $(shell pkg-config --cflags dbus-1 2>/dev/null)
 DBUS_LIBS   := $(shell pkg-config --libs dbus-1 2>/dev/null)
 
@@ -44,6 +46,9 @@ tools/kwin-screenshot: tools/kwin-screenshot.c
 	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@ $< $(DBUS_LIBS)
 
 tools/mutter-screencast: tools/mutter-screencast.c
+	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@ $< $(DBUS_LIBS)
+
+tools/mutter-input: tools/mutter-input.c
 	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@ $< $(DBUS_LIBS)
 
 tools/nosetuid0.so: tools/nosetuid0.c
