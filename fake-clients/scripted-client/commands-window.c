@@ -36,9 +36,11 @@ bool cmd_create(struct client *cl, struct cmd *cmd, int argc, char **argv, char 
     cl->painted = false;
     /* Background None: the server never paints the window itself, so every pixel the harness
      * sees in it was put there by a fill. */
-    uint32_t values[] = {XCB_BACK_PIXMAP_NONE, XCB_EVENT_MASK_STRUCTURE_NOTIFY |
-                                                   XCB_EVENT_MASK_PROPERTY_CHANGE |
-                                                   XCB_EVENT_MASK_EXPOSURE};
+    /* On the seat path (input.c) also KeyPress: a key reaching the window shows that the
+     * compositor's interactive resize is over (resize.c). */
+    uint32_t values[] = {XCB_BACK_PIXMAP_NONE, XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_PROPERTY_CHANGE |
+                                                   XCB_EVENT_MASK_EXPOSURE |
+                                                   (input_via_seat() ? XCB_EVENT_MASK_KEY_PRESS : 0)};
     cmd_track(cmd, xcb_create_window_checked(cl->c, XCB_COPY_FROM_PARENT, cl->win, cl->screen->root,
                                              (int16_t)g[2], (int16_t)g[3], (uint16_t)g[0],
                                              (uint16_t)g[1], 0, XCB_WINDOW_CLASS_INPUT_OUTPUT,

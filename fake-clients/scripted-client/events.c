@@ -94,6 +94,9 @@ void events_dispatch(struct client *cl, xcb_generic_event_t *ev)
     case XCB_CLIENT_MESSAGE:
         messages_on_client_message(cl, (const xcb_client_message_event_t *)ev);
         break;
+    case XCB_KEY_PRESS: /* selected on the seat path only: resize.c counts them */
+        cl->nkeypresses++;
+        break;
     case XCB_DESTROY_NOTIFY:
         logmsg(cl, "DestroyNotify window %u", ((xcb_destroy_notify_event_t *)ev)->window);
         break;

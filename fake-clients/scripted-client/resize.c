@@ -11,6 +11,16 @@
  *              XTEST pointer motion to where the corner of a W x H window would be
  *   map        withdraw the window, ConfigureWindow W x H, map it again (a WM that syncs at map)
  *
+ * Where XTEST does not reach the WM (a Wayland compositor's X window manager reads the compositor's
+ * seat), the keys, motions and button go through the compositor's input helper (input.c), and
+ * the WM's grab, which is then no X grab, is not looked for: a keyboard resize makes its steps
+ * right after _NET_WM_MOVERESIZE (the first-press retries below cover a WM that starts it late);
+ * a pointer resize first waits until Xwayland shows the pointer at the corner and then the button
+ * down (the compositor handled both, so its own button state, which mutter reads when
+ * _NET_WM_MOVERESIZE comes, has it), at most SEAT_WAIT_MS each; and the end of the resize is seen
+ * when a key (Shift) sent after Return or the release reaches the window: the compositor gives
+ * its keyboard focus back to Xwayland only once its resize is over.
+ *
  * A step is one reaction of the WM: the command is `done` once the WM sent a sync request or
  * changed the window's size (for `map`: a sync request or the MapNotify), or after MS without
  * either (reacted=none: the harness decides what that means).  With `request` (the harness says it
@@ -48,12 +58,14 @@
  * already in effect": mutter handles the client message before the key that ended the last
  * resize, which goes through another queue). */
 #define RELEASE_WAIT_MS 1000
+#define SEAT_WAIT_MS 500      /* seat path: for Xwayland to show the pointer's motion, its button */
 
 #define XK_Left 0xff51
 #define XK_Up 0xff52
 #define XK_Right 0xff53
 #define XK_Down 0xff54
 #define XK_Return 0xff0d
+#define XK_Shift_L 0xffe1
 
 #define MOVERESIZE_SIZE_BOTTOMRIGHT 4
 #define MOVERESIZE_SIZE_KEYBOARD 9
@@ -106,25 +118,19 @@ static bool grabbed_by_other(struct client *cl, bool pointer)
     return xh_grabbed_by_other(cl->c, cl->screen->root, pointer);
 }
 
-static void key_click(struct client *cl, xcb_keycode_t key)
+static bool key_click(struct client *cl, uint32_t keysym)
 {
-    xcb_test_fake_input(cl->c, XCB_KEY_PRESS, key, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
-    xcb_test_fake_input(cl->c, XCB_KEY_RELEASE, key, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
-    xcb_flush(cl->c);
+    return input_key(cl, keycode_of(cl, keysym), keysym);
 }
 
-static void pointer_to(struct client *cl, int x, int y)
+static bool pointer_to(struct client *cl, int x, int y)
 {
-    xcb_test_fake_input(cl->c, XCB_MOTION_NOTIFY, 0, XCB_CURRENT_TIME, cl->screen->root, (int16_t)x,
-                        (int16_t)y, 0);
-    xcb_flush(cl->c);
+    return input_motion(cl, x, y);
 }
 
-static void pointer_button(struct client *cl, bool down)
+static bool pointer_button(struct client *cl, bool down)
 {
-    xcb_test_fake_input(cl->c, down ? XCB_BUTTON_PRESS : XCB_BUTTON_RELEASE, 1, XCB_CURRENT_TIME, XCB_NONE,
-                        0, 0, 0);
-    xcb_flush(cl->c);
+    return input_button(cl, down);
 }
 
 static void send_moveresize(struct client *cl, int x_root, int y_root, uint32_t direction, uint32_t button)
@@ -168,12 +174,11 @@ static void pointer_target(const struct resize *r, int *x, int *y)
 }
 
 /* One key towards the target size: width first, then height. */
-static xcb_keycode_t key_towards(struct client *cl)
+static uint32_t key_towards(struct client *cl)
 {
     const struct resize *r = &cl->resize;
-    uint32_t sym = r->target_w > cl->win_w ? XK_Right : r->target_w < cl->win_w ? XK_Left
-                   : r->target_h > cl->win_h ? XK_Down : r->target_h < cl->win_h ? XK_Up : XK_Right;
-    return keycode_of(cl, sym);
+    return r->target_w > cl->win_w ? XK_Right : r->target_w < cl->win_w ? XK_Left
+           : r->target_h > cl->win_h ? XK_Down : r->target_h < cl->win_h ? XK_Up : XK_Right;
 }
 
 /* The WM reacted to this step: a sync request, a new size (or, for `map`, the MapNotify). */
@@ -209,6 +214,17 @@ static void finish(struct client *cl, const char *how)
            (long long)((clock_now_us() - r->began_us) / 1000), open ? 1 : 0, r->released ? 1 : 0);
 }
 
+/* The compositor's input helper refused an event or did not answer: the command fails (the
+ * harness makes the case UNRESOLVED: the suite, not the compositor, broke). */
+static void input_failed(struct client *cl)
+{
+    struct resize *r = &cl->resize;
+    enter(cl, RESIZE_IDLE, 0);
+    r->active = false;
+    r->open = false;
+    record("error", "cmd=%s msg=%s", r->word, input_error());
+}
+
 /* End an open interactive resize as a user does: Return, or releasing the button; true when it
  * was open (then the WM's grab is to go). */
 static bool end_interactive(struct client *cl)
@@ -216,16 +232,21 @@ static bool end_interactive(struct client *cl)
     struct resize *r = &cl->resize;
     if (!r->open)
         return false;
-    if (r->open_trigger == TRIGGER_KEYBOARD) {
-        xcb_keycode_t ret = keycode_of(cl, XK_Return);
-        if (ret)
-            key_click(cl, ret);
-    } else {
-        pointer_button(cl, false);
-    }
     r->open = false;
     r->release_pointer = r->open_trigger == TRIGGER_POINTER;
+    bool sent = r->open_trigger == TRIGGER_KEYBOARD ? key_click(cl, XK_Return) : pointer_button(cl, false);
+    /* seat path: a key after it, seen by the window once the compositor's resize is over */
+    r->keypresses_before = cl->nkeypresses;
+    r->input_ok = sent && (!input_via_seat() || key_click(cl, XK_Shift_L));
     return true;
+}
+
+/* Has the WM let its grab go: no more X grab, or (seat path) the key sent after the end reached
+ * the window. */
+static bool resize_released(struct client *cl)
+{
+    const struct resize *r = &cl->resize;
+    return input_via_seat() ? cl->nkeypresses != r->keypresses_before : !grabbed_by_other(cl, r->release_pointer);
 }
 
 /* The resize is over for the WM only once it lets its grab go (looked for every GRAB_PROBE_US,
@@ -233,6 +254,10 @@ static bool end_interactive(struct client *cl)
 static void await_release(struct client *cl)
 {
     struct resize *r = &cl->resize;
+    if (!r->input_ok) {
+        input_failed(cl);
+        return;
+    }
     r->release_deadline_us = clock_now_us() + (int64_t)RELEASE_WAIT_MS * 1000;
     enter(cl, RESIZE_WAIT_RELEASE, clock_now_us() + GRAB_PROBE_US);
     resize_poll(cl);
@@ -266,13 +291,19 @@ static void make_step(struct client *cl)
         break;
     }
     case TRIGGER_KEYBOARD:
-        key_click(cl, key_towards(cl));
+        if (!key_click(cl, key_towards(cl))) {
+            input_failed(cl);
+            return;
+        }
         r->presses++;
         break;
     case TRIGGER_POINTER: {
         int x, y;
         pointer_target(r, &x, &y);
-        pointer_to(cl, x + r->jiggle, y);
+        if (!pointer_to(cl, x + r->jiggle, y)) {
+            input_failed(cl);
+            return;
+        }
         r->jiggle = !r->jiggle; /* a repeated step must still be a motion */
         r->presses++;
         break;
@@ -308,7 +339,7 @@ static void start_steps(struct client *cl)
 static void begin_keyboard(struct client *cl)
 {
     struct resize *r = &cl->resize;
-    if (r->open && r->open_trigger == TRIGGER_KEYBOARD && grabbed_by_other(cl, false)) {
+    if (r->open && r->open_trigger == TRIGGER_KEYBOARD && (input_via_seat() || grabbed_by_other(cl, false))) {
         r->continued = true;
         start_steps(cl);
         return;
@@ -316,7 +347,50 @@ static void begin_keyboard(struct client *cl)
     r->open = false;
     r->reacted_once = false;
     send_moveresize(cl, 0, 0, MOVERESIZE_SIZE_KEYBOARD, 0);
+    if (input_via_seat()) { /* the seat's grab is no X grab: the steps follow the message */
+        xh_round_trip(cl->c);
+        start_steps(cl);
+        return;
+    }
     enter(cl, RESIZE_WAIT_GRAB, clock_now_us() + GRAB_PROBE_US);
+}
+
+/* Seat path, the start of a pointer resize: the pointer to the corner (down: the button
+ * pressed there), then RESIZE_WAIT_SEAT until Xwayland shows it (seat_poll). */
+static void seat_press_at_corner(struct client *cl, bool down)
+{
+    struct resize *r = &cl->resize;
+    if (!(down ? pointer_button(cl, true) : pointer_to(cl, r->corner_x, r->corner_y))) {
+        input_failed(cl);
+        return;
+    }
+    r->seat_button_down = down;
+    r->seat_deadline_us = clock_now_us() + (int64_t)SEAT_WAIT_MS * 1000;
+    enter(cl, RESIZE_WAIT_SEAT, clock_now_us() + GRAB_PROBE_US);
+}
+
+/* RESIZE_WAIT_SEAT: once Xwayland shows the motion, press; once it shows the button down,
+ * _NET_WM_MOVERESIZE and the steps.  Not shown in SEAT_WAIT_MS (the pointer over no window of
+ * Xwayland's): logged, and gone on with. */
+static void seat_poll(struct client *cl, int64_t now)
+{
+    struct resize *r = &cl->resize;
+    bool shown = input_pointer_shows(cl, r->corner_x, r->corner_y, r->seat_button_down);
+    if (!shown && now < r->seat_deadline_us) {
+        if (now >= r->due_us)
+            set_timer(cl, now + GRAB_PROBE_US);
+        return;
+    }
+    if (!shown)
+        logmsg(cl, "resize: Xwayland did not show the pointer %s within %d ms; going on",
+               r->seat_button_down ? "button down" : "at the corner", SEAT_WAIT_MS);
+    if (!r->seat_button_down) {
+        seat_press_at_corner(cl, true);
+        return;
+    }
+    send_moveresize(cl, r->corner_x, r->corner_y, MOVERESIZE_SIZE_BOTTOMRIGHT, 1);
+    xh_round_trip(cl->c);
+    start_steps(cl);
 }
 
 static void begin_pointer(struct client *cl)
@@ -335,6 +409,10 @@ static void begin_pointer(struct client *cl)
     }
     r->start_w = cl->win_w;
     r->start_h = cl->win_h;
+    if (input_via_seat()) {
+        seat_press_at_corner(cl, false);
+        return;
+    }
     pointer_to(cl, r->corner_x, r->corner_y);
     pointer_button(cl, true);
     xh_round_trip(cl->c);
@@ -372,7 +450,7 @@ bool resize_begin(struct client *cl, const char *word, int w, int h, enum resize
 {
     struct resize *r = &cl->resize;
     const xcb_query_extension_reply_t *xt = xcb_get_extension_data(cl->c, &xcb_test_id);
-    if ((trigger == TRIGGER_KEYBOARD || trigger == TRIGGER_POINTER) && (!xt || !xt->present)) {
+    if ((trigger == TRIGGER_KEYBOARD || trigger == TRIGGER_POINTER) && !input_via_seat() && (!xt || !xt->present)) {
         snprintf(msg, MSG_LEN, "no XTEST extension on the server");
         return false;
     }
@@ -453,6 +531,9 @@ void resize_poll(struct client *cl)
         if (now >= r->due_us)
             set_timer(cl, now + GRAB_PROBE_US);
         return;
+    case RESIZE_WAIT_SEAT:
+        seat_poll(cl, now);
+        return;
     case RESIZE_WAIT_UNMAP:
         if (cl->nunmapped != r->unmapped_before) {
             make_step(cl);
@@ -492,12 +573,16 @@ void resize_poll(struct client *cl)
             finish(cl, r->how);
         return;
     case RESIZE_WAIT_RELEASE:
-        if (!grabbed_by_other(cl, r->release_pointer)) {
+        if (resize_released(cl)) {
             r->released = true;
             finish(cl, r->how);
         } else if (now >= r->release_deadline_us) {
-            logmsg(cl, "resize: the WM still holds its %s grab %d ms after the resize ended",
-                   r->release_pointer ? "pointer" : "keyboard", RELEASE_WAIT_MS);
+            if (input_via_seat())
+                logmsg(cl, "resize: no key reached the window %d ms after the resize ended: the compositor may "
+                       "still hold its keyboard focus", RELEASE_WAIT_MS);
+            else
+                logmsg(cl, "resize: the WM still holds its %s grab %d ms after the resize ended",
+                       r->release_pointer ? "pointer" : "keyboard", RELEASE_WAIT_MS);
             finish(cl, r->how);
         } else if (now >= r->due_us)
             set_timer(cl, now + GRAB_PROBE_US);

@@ -51,6 +51,7 @@ enum resize_trigger { TRIGGER_CONFIGURE, TRIGGER_KEYBOARD, TRIGGER_POINTER, TRIG
 enum resize_phase {
     RESIZE_IDLE,
     RESIZE_WAIT_GRAB,     /* _NET_WM_MOVERESIZE sent: until the WM holds the keyboard/pointer */
+    RESIZE_WAIT_SEAT,     /* seat path, pointer: until Xwayland shows the motion, then the button */
     RESIZE_WAIT_UNMAP,    /* trigger map: until the window is withdrawn */
     RESIZE_WAIT_REACTION, /* the step made: until a sync request or a new size */
     RESIZE_SETTLE,        /* not held: until the client answered, then the resize is ended */
@@ -82,6 +83,10 @@ struct resize {
     bool released;                 /* ... and whether the WM let it go in time */
     bool ended_open;               /* resize-end: an interactive resize was open */
     int64_t release_deadline_us;
+    bool seat_button_down;         /* RESIZE_WAIT_SEAT: the press was sent (else the motion) */
+    int64_t seat_deadline_us;
+    uint64_t keypresses_before;    /* seat path: the key sent after the end of a resize */
+    bool input_ok;                 /* the end's input was taken */
 };
 
 /* Interned once at start-up. */
@@ -120,6 +125,7 @@ struct client {
     uint64_t nrequests;   /* _NET_WM_SYNC_REQUEST messages */
     uint64_t nresized;    /* ConfigureNotify events that changed the size */
     uint64_t nmapped, nunmapped;
+    uint64_t nkeypresses; /* KeyPress events of the window (selected on the seat path only) */
     int resize_timerfd;
     struct resize resize;
 
@@ -178,6 +184,16 @@ void resize_end(struct client *cl);
 bool resize_active(const struct client *cl);
 void resize_poll(struct client *cl);     /* after every batch of events */
 void resize_on_timer(struct client *cl);
+
+/* input.c: the input of an interactive resize, through XTEST or the compositor's own seat (the
+ * helper FRAMESYNC_INPUT_FD names); false when the seat's helper refused or did not answer */
+bool input_via_seat(void);
+bool input_key(struct client *cl, xcb_keycode_t key, uint32_t keysym); /* press and release */
+bool input_motion(struct client *cl, int x, int y);                    /* root coordinates */
+bool input_button(struct client *cl, bool down);                       /* button 1 */
+/* Xwayland shows the pointer at x y (and, with button1, button 1 down): QueryPointer */
+bool input_pointer_shows(struct client *cl, int x, int y, bool button1);
+const char *input_error(void); /* why the last input_* call failed */
 
 /* messages.c */
 void messages_on_client_message(struct client *cl, const xcb_client_message_event_t *ev);
