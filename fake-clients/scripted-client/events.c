@@ -97,6 +97,8 @@ void events_dispatch(struct client *cl, xcb_generic_event_t *ev)
     case XCB_KEY_PRESS: /* selected on the seat path only: resize.c counts them */
         cl->nkeypresses++;
         break;
+    case XCB_MAPPING_NOTIFY: /* the keymap of a compositor's virtual keyboard: keys are looked up anew */
+        break;
     case XCB_DESTROY_NOTIFY:
         logmsg(cl, "DestroyNotify window %u", ((xcb_destroy_notify_event_t *)ev)->window);
         break;
