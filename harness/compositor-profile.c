@@ -73,6 +73,10 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
     } else if (!strcmp(key, "no-xtest")) {
         size_t o = strlen(p->no_xtest);
         snprintf(p->no_xtest + o, sizeof p->no_xtest - o, "%s%s", o ? " " : "", value);
+    } else if (!strcmp(key, "input")) {
+        if (p->input[0])
+            return conf_fail(err, errlen, path, lineno, "a second `input:` (one is allowed)");
+        snprintf(p->input, sizeof p->input, "%s", value);
     } else if (!strcmp(key, "packages")) {
         snprintf(p->packages, sizeof p->packages, "%s", value);
     } else if (!strcmp(key, "binary")) {
@@ -86,7 +90,7 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
     } else {
         return conf_fail(err, errlen, path, lineno,
                          "unknown key `%s:` (expected command, env, ready, composites, resize-trigger, xserver, "
-                         "screen-capture, allow-empty, no-xtest, packages, binary, pacing or notes)",
+                         "screen-capture, allow-empty, no-xtest, input, packages, binary, pacing or notes)",
                          key);
     }
     return 0;

@@ -24,6 +24,8 @@ struct compositor_profile {
     char screen_capture[1024]; /* `screen-capture:`: a command writing a PPM of {x} {y} {w} {h} ("": none) */
     char allow_empty[512];   /* `allow-empty:`: why a run of it may test nothing ("": it may not) */
     char no_xtest[512];      /* `no-xtest:`: why XTEST input does not reach it ("": it does) */
+    char input[1024];        /* `input:`: the helper that puts input into its own seat ("": none;
+                                harness/input-path.h); it replaces XTEST for interactive resizes */
     char packages[512];
     char binary[256];        /* blank-separated programs; derived from command when not given */
     char notes[2048];

@@ -38,6 +38,7 @@ struct compositor {
     bool own_xserver;
     const char *conf;            /* the name of its compositors/NAME.conf, or NULL (a command line) */
     const char *screen_oracle;   /* or NULL */
+    const char *input_path;      /* how input reaches it ("XTEST", the conf's `input:`), or NULL */
     const char *allow_empty;     /* `allow-empty:` of its conf, or NULL */
     /* what it claims, read once ready */
     xcb_window_t wm_owner, cm_owner, check_window;

@@ -28,6 +28,8 @@ struct run_env lifecycle_env(struct run *r)
                             .capture = r->have_capture ? &r->capture : NULL,
                             .no_xtest = r->o->wm_named && r->o->wm_profile.no_xtest[0] ? r->o->wm_profile.no_xtest
                                                                                        : NULL,
+                            .input = r->have_input ? &r->input : NULL,
+                            .input_broken = r->input_error[0] ? r->input_error : NULL,
                             .app_ever_mapped = r->observer_binary[0] ? &r->app_ever_mapped : NULL};
 }
 
@@ -64,30 +66,43 @@ static void print_claims(struct run *r)
     tap_comment(&r->tap, "%s", line);
 }
 
+/* The environment of a helper that speaks to the compositor (a screen capture, the input path):
+ * the compositor's private home and bus, the conf's env: and the session's variables its {report}
+ * saw, as NAME=VALUE copies into out (NULL-terminated, at most max); free them with free_env. */
+static void helper_env(struct run *r, const struct compositor_profile *p, char **out, int max)
+{
+    int n = 0;
+    for (int i = 0; r->wm.iso.env[i] && n < max; i++) /* the compositor's private home and bus */
+        out[n++] = strdup(r->wm.iso.env[i]);
+    char **env = compositor_profile_env(p, r->o->root, r->start_dir);
+    for (int i = 0; env && env[i] && n < max; i++)
+        out[n++] = strdup(env[i]);
+    for (int i = 0; i < 4 && r->wm.own_env[i] && n < max; i++)
+        out[n++] = strdup(r->wm.own_env[i]);
+    out[n] = NULL;
+}
+
+static void free_env(char **env)
+{
+    for (int i = 0; env[i]; i++) {
+        free(env[i]);
+        env[i] = NULL;
+    }
+}
+
 /* The screen-capture command of this start (compositors/NAME.conf `screen-capture:`), with its
  * {tmpdir} and {root}, the compositor's private home, the conf's env: and the session's variables
  * its {report} saw; false when there is none. */
 static bool make_capture(struct run *r)
 {
     const struct compositor_profile *p = r->o->wm_named ? &r->o->wm_profile : NULL;
-    for (int i = 0; r->capture.env[i]; i++) {
-        free(r->capture.env[i]);
-        r->capture.env[i] = NULL;
-    }
+    free_env(r->capture.env);
     if (!p || !p->screen_capture[0] || !r->o->own_xserver)
         return false;
     char a[4096];
     conf_substitute(p->screen_capture, "{tmpdir}", r->start_dir, a, sizeof a);
     conf_substitute(a, "{root}", r->o->root, r->capture.command, sizeof r->capture.command);
-    int n = 0;
-    for (int i = 0; r->wm.iso.env[i] && n < CAPTURE_MAX_ENV; i++) /* the compositor's private home and bus */
-        r->capture.env[n++] = strdup(r->wm.iso.env[i]);
-    char **env = compositor_profile_env(p, r->o->root, r->start_dir);
-    for (int i = 0; env && env[i] && n < CAPTURE_MAX_ENV; i++)
-        r->capture.env[n++] = strdup(env[i]);
-    for (int i = 0; i < 4 && r->wm.own_env[i] && n < CAPTURE_MAX_ENV; i++)
-        r->capture.env[n++] = strdup(r->wm.own_env[i]);
-    r->capture.env[n] = NULL;
+    helper_env(r, p, r->capture.env, CAPTURE_MAX_ENV);
     r->capture.width = r->x.screen ? r->x.screen->width_in_pixels : 0;
     r->capture.height = r->x.screen ? r->x.screen->height_in_pixels : 0;
     r->capture.log_fd = r->wm.log_fd;
@@ -115,6 +130,47 @@ int lifecycle_attach_observers(struct run *r, char *err, size_t errlen)
     return 0;
 }
 
+/* The input path (`input:` of the conf, or --input) for this start: started once the compositor is ready, with
+ * its {tmpdir} and {root} and the environment of a screen capture.  One that does not start is
+ * said once, and the cases that need it are UNRESOLVED (the suite's helper failed, not the
+ * compositor); without `input:` the scripted clients use XTEST. */
+static void start_input(struct run *r)
+{
+    const struct compositor_profile *p = r->o->wm_named ? &r->o->wm_profile : NULL;
+    r->have_input = false;
+    r->input_error[0] = 0;
+    snprintf(r->input_desc, sizeof r->input_desc, "XTEST");
+    if (!r->o->input)
+        return;
+    char a[4096], command[2048], err[1024];
+    conf_substitute(r->o->input, "{tmpdir}", r->start_dir, a, sizeof a);
+    conf_substitute(a, "{root}", r->o->root, command, sizeof command);
+    char *env[CAPTURE_MAX_ENV + 1] = {NULL};
+    helper_env(r, p, env, CAPTURE_MAX_ENV);
+    int root_w = r->x.screen ? r->x.screen->width_in_pixels : 0, root_h = r->x.screen ? r->x.screen->height_in_pixels : 0;
+    int rc = input_path_start(&r->input, command, env, r->wm.log_fd, root_w, root_h, (int)(5000 * r->o->timeout_scale),
+                              err, sizeof err);
+    free_env(env);
+    if (rc < 0) {
+        snprintf(r->input_error, sizeof r->input_error, "the compositor's input path `%s` did not start: %s", command,
+                 err);
+        snprintf(r->input_desc, sizeof r->input_desc, "none: %s", r->input_error);
+        tap_comment(&r->tap, "%s; the keyboard and pointer resizes are UNRESOLVED", r->input_error);
+        return;
+    }
+    r->have_input = true;
+    snprintf(r->input_desc, sizeof r->input_desc, "the compositor's own seat: `%s` (its monitor %dx%d at 0,0 on the "
+             "stage, the X root's size: root coordinates are the stage's)", command, r->input.width, r->input.height);
+    tap_comment(&r->tap, "input of interactive resizes on %s: %s", r->x.display_name, r->input_desc);
+}
+
+static void stop_input(struct run *r)
+{
+    if (r->have_input)
+        input_path_stop(&r->input);
+    r->have_input = false;
+}
+
 static void detach_observers(struct run *r)
 {
     oracles_destroy(r->oracles, r->noracles);
@@ -129,6 +185,7 @@ static void stop_compositor(struct run *r)
 {
     pid_t report = r->wm.report_pid;
     int display = r->x.display;
+    stop_input(r); /* before the compositor: it ends its session while the compositor is there */
     compositor_stop(&r->wm);
     if (!r->o->own_xserver)
         return;
@@ -241,6 +298,8 @@ static bool start(struct run *r, const char *cmd, enum profile p, char *why, siz
         return false;
     }
     snprintf(r->wm.command, sizeof r->wm.command, "%s", cmd); /* the command as the user wrote it */
+    start_input(r);
+    r->wm.input_path = r->input_desc;
     r->wm.own_xserver = r->o->own_xserver;
     r->wm.conf = r->o->wm_named ? r->o->wm_profile.name : NULL;
     r->wm.screen_oracle = r->screen_oracle[0] ? r->screen_oracle : NULL;

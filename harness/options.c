@@ -19,6 +19,9 @@ void options_usage(FILE *f)
           "  --xserver xvfb|own  whose X server the run uses: its own Xvfb (the default), or the one\n"
           "                      the compositor brings (Xwayland): then {report} in the command is a\n"
           "                      command its session must run, which tells the harness the DISPLAY\n"
+          "  --input CMD         the keys and pointer of its interactive resizes go into its own seat\n"
+          "                      through CMD (a helper speaking harness/input-path.h's lines, as\n"
+          "                      `input:` of a conf: tools/mutter-input), not XTEST into the X server\n"
           "  --resize-trigger T  how `A resize` makes it send sync requests: configure, keyboard,\n"
           "                      pointer or map (default: what the probes find works)\n"
           "  --client CMD        test an application instead of a compositor: the client cases\n"
@@ -149,6 +152,13 @@ static int resolve_names(struct options *o)
         return -1;
     if (o->wm_named && !o->resize_trigger && o->wm_profile.resize_trigger[0])
         o->resize_trigger = o->wm_profile.resize_trigger;
+    if (o->wm_named && !o->input && o->wm_profile.input[0])
+        o->input = o->wm_profile.input;
+    if (o->input && o->client) {
+        fprintf(stderr, "framesync: --input is the input path of a compositor under test (--wm); --client runs "
+                        "the reference compositor on Xvfb, where XTEST reaches it\n");
+        return -1;
+    }
     o->own_xserver = o->xserver ? !strcmp(o->xserver, "own") : o->wm_named && o->wm_profile.own_xserver;
     if (o->own_xserver && (!o->wm || !strstr(o->wm, "{report}"))) {
         fprintf(stderr, "framesync: --xserver own needs --wm with {report} in it: the command its session runs to "
@@ -180,7 +190,7 @@ int options_parse(int argc, char **argv, struct options *o)
         {"resize-trigger", required_argument, 0, 'R'}, {"select", required_argument, 0, 'E'},
         {"client", required_argument, 0, 'A'},    {"list-clients", no_argument, 0, 'L'},
         {"allow-empty", no_argument, 0, 'Y'},     {"fail-on", required_argument, 0, 'X'},
-        {"xserver", required_argument, 0, 'x'},
+        {"xserver", required_argument, 0, 'x'},   {"input", required_argument, 0, 'I'},
         {0, 0, 0, 0}};
     defaults(o);
     bool list = false, coverage = false, probe = false;
@@ -193,6 +203,7 @@ int options_parse(int argc, char **argv, struct options *o)
         case 'E': o->select_path = optarg; break;
         case 'F': o->features_file = optarg; break;
         case 'A': o->client = optarg; break;
+        case 'I': o->input = optarg; break;
         case 'o': snprintf(o->out_dir, sizeof o->out_dir, "%s", optarg); break;
         case 'c': snprintf(o->cases_dir, sizeof o->cases_dir, "%s", optarg); break;
         case 'l': list = true; break;

@@ -35,6 +35,8 @@ struct options {
     const char *resize_trigger;  /* --resize-trigger T (or resize-trigger: of the conf) */
     bool own_xserver;            /* --xserver own (or xserver: own): the compositor brings its X server */
     const char *xserver;         /* --xserver as given, or NULL */
+    const char *input;           /* --input CMD (or input: of the conf): the helper that puts input into
+                                    the compositor's own seat (input-path.h), or NULL: XTEST */
     const char *client;          /* --client NAME|CMD: the application under test (client mode) */
     struct client_profile client_profile; /* --client NAME: clients/NAME.conf */
     int client_named;

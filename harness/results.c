@@ -114,6 +114,8 @@ void results_compositor(struct results *r, const struct compositor *c, enum prof
         kv(f, "conf", c->conf, true);
     kv(f, "xserver", c->own_xserver ? "own" : "xvfb", true);
     kv(f, "screen_oracle", c->screen_oracle ? c->screen_oracle : "", true);
+    if (c->input_path)
+        kv(f, "input_path", c->input_path, true);
     if (c->allow_empty)
         kv(f, "allow_empty", c->allow_empty, true);
     fprintf(f, "\"composites\": %s, \"ready_ms\": %.1f, \"supported\": [",

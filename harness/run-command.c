@@ -66,8 +66,14 @@ static int resize_command(struct ctx *c, const struct step *st, const char *line
         run_require_feature(c, st, need, true);
         return 0;
     }
-    if (c->env->no_xtest && (!strcmp(trigger, "keyboard") || !strcmp(trigger, "pointer"))) {
-        /* the scripted client drives these with XTEST: into the X server, not the compositor's seat */
+    bool interactive = !strcmp(trigger, "keyboard") || !strcmp(trigger, "pointer");
+    if (interactive && c->env->input_broken) { /* the suite's helper failed: nothing is known */
+        ctx_decide(c, VERDICT_UNRESOLVED, st, "a %s resize cannot be driven: %s", trigger, c->env->input_broken);
+        return 0;
+    }
+    if (interactive && !c->env->input && c->env->no_xtest) {
+        /* the scripted client drives these with XTEST: into the X server, not the compositor's seat,
+         * and the compositor's conf names no input path into its seat (`input:`) */
         ctx_decide(c, VERDICT_SKIP, st, "no XTEST input for this compositor: a %s resize cannot be driven here (%s)",
                    trigger, c->env->no_xtest);
         c->res->unobservable = true;

@@ -135,6 +135,7 @@ void run_case(const struct testcase *tc, const struct run_env *env, struct sessi
     res->verdict = VERDICT_PASS;
     for (int i = 0; i < env->noracles; i++)
         session_attach_oracle(s, env->oracles[i]);
+    s->input_fd = env->input ? env->input->fd : -1;
     bool ok = true;
     for (int i = 0; i < tc->nsteps && ok; i++)
         ok = run_step(&c, &tc->steps[i]);

@@ -8,6 +8,7 @@
 #include "caseparse.h"
 #include "compositor.h"
 #include "featureset.h"
+#include "input-path.h"
 #include "session.h"
 #include "xserver.h"
 
@@ -26,6 +27,10 @@ struct run_env {
     const struct capture *capture; /* the screen is seen through this command (capture.h), or NULL: the root */
     const char *no_xtest;     /* why XTEST input does not reach the compositor (a Wayland compositor's
                                  own seat), or NULL: the cases that drive input through it SKIP */
+    const struct input_path *input; /* the compositor's own seat (input-path.h) for the input of
+                                 interactive resizes, or NULL: XTEST */
+    const char *input_broken; /* the conf names an input path that did not start: why (those cases
+                                 are UNRESOLVED), or NULL */
     bool *app_ever_mapped;    /* --client: the application under test mapped a window in some run of
                                  this process (it starts); NULL: no application */
 };

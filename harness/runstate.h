@@ -10,6 +10,7 @@
 #include "compositor.h"
 #include "discovery.h"
 #include "featureset.h"
+#include "input-path.h"
 #include "isolation.h"
 #include "options.h"
 #include "oracles.h"
@@ -37,6 +38,10 @@ struct run {
     char screen_oracle[1024];       /* which screen oracle serves on it ("none: WHY" when none does) */
     struct capture capture;         /* the conf's screen-capture: for this start (capture.h) */
     bool have_capture;              /* ... and it is the screen oracle */
+    struct input_path input;        /* the conf's input: for this start (input-path.h) */
+    bool have_input;                /* ... and it is running */
+    char input_error[1024];         /* why the conf's input: did not start ("": it did, or there is none) */
+    char input_desc[1024];          /* which input path serves, for the report */
     char start_dir[PATH_MAX];       /* this start's {tmpdir} */
     unsigned char locks_before[XSERVER_MAX_LOCKS]; /* the X locks in /tmp before this start */
     char client_binary[PATH_MAX];

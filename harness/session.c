@@ -15,6 +15,7 @@ void session_init(struct session *s, const char *client_binary, const char *log_
     memset(s, 0, sizeof *s);
     timeline_init(&s->tl, clock_now_us());
     s->client_binary = client_binary;
+    s->input_fd = -1;
     s->log_prefix = log_prefix;
 }
 
@@ -226,9 +227,14 @@ static int add_client(struct session *s, const char *name, const char *binary, b
     static unsigned spawned;
     char xid_skip[48];
     snprintf(xid_skip, sizeof xid_skip, "FRAMESYNC_XID_SKIP=%u", (spawned++ % 1024u) * 512u);
-    const char *env[] = {xid_skip, NULL};
+    /* a fake client drives interactive resizes through the compositor's input path when it has
+     * one (input-path.h): it gets the harness's end of it (the application under test does not) */
+    int input_fd = under_test ? -1 : s->input_fd;
+    char input[48];
+    snprintf(input, sizeof input, "FRAMESYNC_INPUT_FD=%d", input_fd);
+    const char *env[] = {xid_skip, input_fd >= 0 ? input : NULL, NULL};
     struct spawn_opts o = {.argv = argv, .env = env, .stdin_fd = in[0], .stdout_fd = out[1], .stderr_fd = efd,
-                           .keep_fd = -1};
+                           .keep_fd = input_fd};
     char pname[64];
     snprintf(pname, sizeof pname, "client %s", name);
     c->proc = proc_spawn(pname, &o);

@@ -47,6 +47,8 @@ struct session {
     struct oracle *oracles[SESSION_MAX_ORACLES];
     int noracles;
     const char *client_binary;
+    int input_fd;                /* the compositor's input path, given to the fake clients
+                                    (FRAMESYNC_INPUT_FD), or -1: they use XTEST */
     const char *log_prefix;      /* e.g. ".../logs/ewmh-1.5/basic-request-layout" */
     /* the application under test (app-observer's records): whether it mapped a toplevel, and its
      * `app-exit` record when it ended by itself (the observer then ends too) */

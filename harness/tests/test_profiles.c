@@ -125,7 +125,7 @@ static void test_compositor_own_server_keys(void **state)
     (void)state;
     write_file("command: my-wayland --session {report}\nxserver: own\nready: wm+cm\ncomposites: yes\n"
                "screen-capture: {root}/tools/shot {x} {y} {w} {h}\nallow-empty: its XWM has\nallow-empty: no sync code\n"
-               "no-xtest: XTEST reaches Xwayland only\n");
+               "no-xtest: XTEST reaches Xwayland only\ninput: {root}/tools/seat --quiet\n");
     struct compositor_profile p;
     char err[1024] = "";
     assert_int_equal(compositor_profile_parse(path, &p, err, sizeof err), 0);
@@ -133,7 +133,10 @@ static void test_compositor_own_server_keys(void **state)
     assert_string_equal(p.screen_capture, "{root}/tools/shot {x} {y} {w} {h}");
     assert_string_equal(p.allow_empty, "its XWM has no sync code");
     assert_string_equal(p.no_xtest, "XTEST reaches Xwayland only");
+    assert_string_equal(p.input, "{root}/tools/seat --quiet");
     teardown(NULL);
+    expect_error(parse_wm, "command: a {report}\nxserver: own\nready: wm\ncomposites: no\ninput: s\ninput: t\n", 6,
+                 "a second `input:`");
     expect_error(parse_wm, "command: a {report}\nxserver: own\nready: wm\ncomposites: no\nscreen-capture: shot {x} {y}\n",
                  5, "`screen-capture:` needs {x}, {y}, {w} and {h}");
     expect_error(parse_wm, "command: a\nready: wm\ncomposites: no\nscreen-capture: shot {x} {y} {w} {h}\n", 4,
