@@ -3,7 +3,8 @@
 #                   app-observer, model-app, bench/framesync-bench
 #   make check      unit tests (cmocka), fuzz regressions, self-test against fake-wm (every profile,
 #                   every fault), the client cases against model-app and its faults, leftovers,
-#                   isolation, Python tests, the suite under ASan/UBSan
+#                   isolation, the input path into a compositor's own seat, Python tests, the
+#                   suite under ASan/UBSan
 #   make matrix     the suite against every installed real compositor (compositors/), gated by
 #                   baselines/; writes results/matrix.md and .html (slow; not part of check)
 #   make clean
@@ -95,6 +96,14 @@ client-selftest: all
 # misbehaving compositors for the harness's own tests (crash, hang, grab, never ready)
 tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c $(COMMON_X) common/clock.h common/xhelpers.h
 	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@ $< $(COMMON_X) $(X_LIBS)
+
+# an input helper whose seat is the X server (XTEST): the proof of the harness's input path
+tests/xtest-seat/xtest-seat: tests/xtest-seat/xtest-seat.c
+	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@ $< $(X_LIBS)
+
+# the input path into a compositor's own seat (input:, --input) gives XTEST's verdicts (< 1 min)
+input-path: all tests/xtest-seat/xtest-seat
+	python3 tests/test_input_path.py
 
 # every exit path of the harness: status, message, no process or temp file left behind
 leftovers: all tests/bad-wms/bad-wm
@@ -257,14 +266,14 @@ check:
 check-proofs: all
 	$(MAKE) selftest client-selftest
 check-harness: all
-	$(MAKE) unit fuzz-replay leftovers isolation own-xserver pytest-unit asan
+	$(MAKE) unit fuzz-replay leftovers isolation own-xserver input-path pytest-unit asan
 
 matrix: all
 	python3 -m runner.matrix $(MATRIX_FLAGS)
 
 clean:
 	rm -rf build
-	rm -f $(BINS) $(BENCH_BIN) $(TOOLS) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm harness/*.o harness/tests/*.o fake-clients/scripted-client/*.o fake-wm/*.o app-observer/*.o fake-clients/model-app/*.o
+	rm -f $(BINS) $(BENCH_BIN) $(TOOLS) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm tests/xtest-seat/xtest-seat harness/*.o harness/tests/*.o fake-clients/scripted-client/*.o fake-wm/*.o app-observer/*.o fake-clients/model-app/*.o
 
-.PHONY: all rooms unit check-proofs check-harness selftest selftest-whole client-selftest pytest-unit check clean matrix leftovers isolation fuzz fuzz-replay asan stress bench-check bench-check-compositors
+.PHONY: all rooms unit check-proofs check-harness selftest selftest-whole client-selftest pytest-unit check clean matrix leftovers isolation input-path fuzz fuzz-replay asan stress bench-check bench-check-compositors
 .SECONDARY:
