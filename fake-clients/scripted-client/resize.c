@@ -381,9 +381,10 @@ static void seat_poll(struct client *cl, int64_t now)
             set_timer(cl, now + GRAB_PROBE_US);
         return;
     }
-    if (!shown)
-        logmsg(cl, "resize: Xwayland did not show the pointer %s within %d ms; going on",
-               r->seat_button_down ? "button down" : "at the corner", SEAT_WAIT_MS);
+    if (!shown) /* over no window of Xwayland's, or root coordinates that are not the seat's */
+        logmsg(cl, "resize: Xwayland did not show the pointer %s (%d,%d) within %d ms; going on",
+               r->seat_button_down ? "button down at the corner" : "at the corner", r->corner_x, r->corner_y,
+               SEAT_WAIT_MS);
     if (!r->seat_button_down) {
         seat_press_at_corner(cl, true);
         return;
