@@ -44,6 +44,25 @@ bool input_via_seat(void)
     return seat() >= 0;
 }
 
+xcb_keycode_t input_keycode(struct client *cl, uint32_t keysym)
+{
+    const xcb_setup_t *setup = xcb_get_setup(cl->c);
+    uint8_t min = setup->min_keycode, max = setup->max_keycode;
+    xcb_get_keyboard_mapping_reply_t *r = xcb_get_keyboard_mapping_reply(
+        cl->c, xcb_get_keyboard_mapping(cl->c, min, (uint8_t)(max - min + 1)), NULL);
+    if (!r)
+        return 0;
+    xcb_keysym_t *syms = xcb_get_keyboard_mapping_keysyms(r);
+    int per = r->keysyms_per_keycode;
+    xcb_keycode_t found = 0;
+    for (int k = 0; k <= max - min && !found; k++)
+        for (int j = 0; j < per && !found; j++)
+            if (syms[k * per + j] == keysym)
+                found = (xcb_keycode_t)(min + k);
+    free(r);
+    return found;
+}
+
 /* One answer line of the helper, consumed up to and including its newline only. */
 static bool read_answer(struct client *cl, char *line, size_t len)
 {
@@ -106,9 +125,10 @@ static bool seat_event(struct client *cl, const char *event)
     return true;
 }
 
-bool input_key(struct client *cl, xcb_keycode_t key, uint32_t keysym)
+bool input_key(struct client *cl, uint32_t keysym)
 {
     if (!input_via_seat()) {
+        xcb_keycode_t key = input_keycode(cl, keysym);
         xcb_test_fake_input(cl->c, XCB_KEY_PRESS, key, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
         xcb_test_fake_input(cl->c, XCB_KEY_RELEASE, key, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
         xcb_flush(cl->c);

@@ -92,45 +92,11 @@ static void enter(struct client *cl, enum resize_phase phase, int64_t due_us)
     set_timer(cl, due_us);
 }
 
-static xcb_keycode_t keycode_of(struct client *cl, uint32_t keysym)
-{
-    const xcb_setup_t *setup = xcb_get_setup(cl->c);
-    uint8_t min = setup->min_keycode, max = setup->max_keycode;
-    xcb_get_keyboard_mapping_reply_t *r = xcb_get_keyboard_mapping_reply(
-        cl->c, xcb_get_keyboard_mapping(cl->c, min, (uint8_t)(max - min + 1)), NULL);
-    if (!r)
-        return 0;
-    xcb_keysym_t *syms = xcb_get_keyboard_mapping_keysyms(r);
-    int per = r->keysyms_per_keycode;
-    xcb_keycode_t found = 0;
-    for (int k = 0; k <= max - min && !found; k++)
-        for (int j = 0; j < per && !found; j++)
-            if (syms[k * per + j] == keysym)
-                found = (xcb_keycode_t)(min + k);
-    free(r);
-    return found;
-}
-
 /* Does another client hold the keyboard (pointer) grab: the WM in its resize mode
  * (common/xhelpers.h says how it is probed) */
 static bool grabbed_by_other(struct client *cl, bool pointer)
 {
     return xh_grabbed_by_other(cl->c, cl->screen->root, pointer);
-}
-
-static bool key_click(struct client *cl, uint32_t keysym)
-{
-    return input_key(cl, keycode_of(cl, keysym), keysym);
-}
-
-static bool pointer_to(struct client *cl, int x, int y)
-{
-    return input_motion(cl, x, y);
-}
-
-static bool pointer_button(struct client *cl, bool down)
-{
-    return input_button(cl, down);
 }
 
 static void send_moveresize(struct client *cl, int x_root, int y_root, uint32_t direction, uint32_t button)
@@ -234,10 +200,10 @@ static bool end_interactive(struct client *cl)
         return false;
     r->open = false;
     r->release_pointer = r->open_trigger == TRIGGER_POINTER;
-    bool sent = r->open_trigger == TRIGGER_KEYBOARD ? key_click(cl, XK_Return) : pointer_button(cl, false);
+    bool sent = r->open_trigger == TRIGGER_KEYBOARD ? input_key(cl, XK_Return) : input_button(cl, false);
     /* seat path: a key after it, seen by the window once the compositor's resize is over */
     r->keypresses_before = cl->nkeypresses;
-    r->input_ok = sent && (!input_via_seat() || key_click(cl, XK_Shift_L));
+    r->input_ok = sent && (!input_via_seat() || input_key(cl, XK_Shift_L));
     return true;
 }
 
@@ -291,7 +257,7 @@ static void make_step(struct client *cl)
         break;
     }
     case TRIGGER_KEYBOARD:
-        if (!key_click(cl, key_towards(cl))) {
+        if (!input_key(cl, key_towards(cl))) {
             input_failed(cl);
             return;
         }
@@ -300,7 +266,7 @@ static void make_step(struct client *cl)
     case TRIGGER_POINTER: {
         int x, y;
         pointer_target(r, &x, &y);
-        if (!pointer_to(cl, x + r->jiggle, y)) {
+        if (!input_motion(cl, x + r->jiggle, y)) {
             input_failed(cl);
             return;
         }
@@ -360,7 +326,7 @@ static void begin_keyboard(struct client *cl)
 static void seat_press_at_corner(struct client *cl, bool down)
 {
     struct resize *r = &cl->resize;
-    if (!(down ? pointer_button(cl, true) : pointer_to(cl, r->corner_x, r->corner_y))) {
+    if (!(down ? input_button(cl, true) : input_motion(cl, r->corner_x, r->corner_y))) {
         input_failed(cl);
         return;
     }
@@ -414,8 +380,8 @@ static void begin_pointer(struct client *cl)
         seat_press_at_corner(cl, false);
         return;
     }
-    pointer_to(cl, r->corner_x, r->corner_y);
-    pointer_button(cl, true);
+    input_motion(cl, r->corner_x, r->corner_y);
+    input_button(cl, true);
     xh_round_trip(cl->c);
     /* The press may have given a frame window of the WM an implicit grab: then a grab seen now
      * says nothing about the resize, and the steps are simply repeated until the WM reacts. */
@@ -455,7 +421,7 @@ bool resize_begin(struct client *cl, const char *word, int w, int h, enum resize
         snprintf(msg, MSG_LEN, "no XTEST extension on the server");
         return false;
     }
-    if (trigger == TRIGGER_KEYBOARD && !(keycode_of(cl, XK_Right) && keycode_of(cl, XK_Return))) {
+    if (trigger == TRIGGER_KEYBOARD && !(input_keycode(cl, XK_Right) && input_keycode(cl, XK_Return))) {
         snprintf(msg, MSG_LEN, "the keyboard map has no arrow or Return key");
         return false;
     }
@@ -505,6 +471,26 @@ bool resize_active(const struct client *cl)
     return cl->resize.active;
 }
 
+/* RESIZE_WAIT_RELEASE: done once the WM let its grab go, or RELEASE_WAIT_MS after the end. */
+static void poll_release(struct client *cl, int64_t now)
+{
+    struct resize *r = &cl->resize;
+    if (resize_released(cl)) {
+        r->released = true;
+        finish(cl, r->how);
+    } else if (now >= r->release_deadline_us) {
+        if (input_via_seat())
+            logmsg(cl, "resize: no key reached the window %d ms after the resize ended: the compositor may "
+                   "still hold its keyboard focus", RELEASE_WAIT_MS);
+        else
+            logmsg(cl, "resize: the WM still holds its %s grab %d ms after the resize ended",
+                   r->release_pointer ? "pointer" : "keyboard", RELEASE_WAIT_MS);
+        finish(cl, r->how);
+    } else if (now >= r->due_us) {
+        set_timer(cl, now + GRAB_PROBE_US);
+    }
+}
+
 /* After every batch of events and on the timer: move the state machine on. */
 void resize_poll(struct client *cl)
 {
@@ -525,7 +511,7 @@ void resize_poll(struct client *cl)
             logmsg(cl, "resize: the WM took no %s grab within %lld ms of _NET_WM_MOVERESIZE",
                    r->trigger == TRIGGER_POINTER ? "pointer" : "keyboard", (long long)((now - r->began_us) / 1000));
             if (r->trigger == TRIGGER_POINTER)
-                pointer_button(cl, false);
+                input_button(cl, false);
             finish(cl, "no-grab");
             return;
         }
@@ -574,19 +560,7 @@ void resize_poll(struct client *cl)
             finish(cl, r->how);
         return;
     case RESIZE_WAIT_RELEASE:
-        if (resize_released(cl)) {
-            r->released = true;
-            finish(cl, r->how);
-        } else if (now >= r->release_deadline_us) {
-            if (input_via_seat())
-                logmsg(cl, "resize: no key reached the window %d ms after the resize ended: the compositor may "
-                       "still hold its keyboard focus", RELEASE_WAIT_MS);
-            else
-                logmsg(cl, "resize: the WM still holds its %s grab %d ms after the resize ended",
-                       r->release_pointer ? "pointer" : "keyboard", RELEASE_WAIT_MS);
-            finish(cl, r->how);
-        } else if (now >= r->due_us)
-            set_timer(cl, now + GRAB_PROBE_US);
+        poll_release(cl, now);
         return;
     }
 }

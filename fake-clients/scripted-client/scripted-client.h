@@ -188,7 +188,8 @@ void resize_on_timer(struct client *cl);
 /* input.c: the input of an interactive resize, through XTEST or the compositor's own seat (the
  * helper FRAMESYNC_INPUT_FD names); false when the seat's helper refused or did not answer */
 bool input_via_seat(void);
-bool input_key(struct client *cl, xcb_keycode_t key, uint32_t keysym); /* press and release */
+bool input_key(struct client *cl, uint32_t keysym);                     /* press and release */
+xcb_keycode_t input_keycode(struct client *cl, uint32_t keysym);        /* in the X keymap; 0: none */
 bool input_motion(struct client *cl, int x, int y);                    /* root coordinates */
 bool input_button(struct client *cl, bool down);                       /* button 1 */
 /* Xwayland shows the pointer at x y (and, with button1, button 1 down): QueryPointer */
