@@ -165,10 +165,12 @@ bool input_button(struct client *cl, bool down)
     return seat_event(cl, down ? "button 1 press" : "button 1 release");
 }
 
-bool input_pointer_shows(struct client *cl, int x, int y, bool button1)
+bool input_pointer_shows(struct client *cl, int x, int y, bool button1, int *seen_x, int *seen_y)
 {
     xcb_query_pointer_reply_t *p = xcb_query_pointer_reply(cl->c, xcb_query_pointer(cl->c, cl->screen->root), NULL);
     bool shows = p && p->root_x == x && p->root_y == y && (!button1 || (p->mask & XCB_KEY_BUT_MASK_BUTTON_1));
+    *seen_x = p ? p->root_x : -1;
+    *seen_y = p ? p->root_y : -1;
     free(p);
     return shows;
 }

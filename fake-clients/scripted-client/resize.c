@@ -341,16 +341,17 @@ static void seat_press_at_corner(struct client *cl, bool down)
 static void seat_poll(struct client *cl, int64_t now)
 {
     struct resize *r = &cl->resize;
-    bool shown = input_pointer_shows(cl, r->corner_x, r->corner_y, r->seat_button_down);
+    int seen_x, seen_y;
+    bool shown = input_pointer_shows(cl, r->corner_x, r->corner_y, r->seat_button_down, &seen_x, &seen_y);
     if (!shown && now < r->seat_deadline_us) {
         if (now >= r->due_us)
             set_timer(cl, now + GRAB_PROBE_US);
         return;
     }
     if (!shown) /* over no window of Xwayland's, or root coordinates that are not the seat's */
-        logmsg(cl, "resize: Xwayland did not show the pointer %s (%d,%d) within %d ms; going on",
-               r->seat_button_down ? "button down at the corner" : "at the corner", r->corner_x, r->corner_y,
-               SEAT_WAIT_MS);
+        logmsg(cl, "resize: Xwayland did not show the pointer %s (%d,%d) within %d ms (it shows it at %d,%d); going "
+               "on", r->seat_button_down ? "button down at the corner" : "at the corner", r->corner_x, r->corner_y,
+               SEAT_WAIT_MS, seen_x, seen_y);
     if (!r->seat_button_down) {
         seat_press_at_corner(cl, true);
         return;

@@ -192,8 +192,9 @@ bool input_key(struct client *cl, uint32_t keysym);                     /* press
 xcb_keycode_t input_keycode(struct client *cl, uint32_t keysym);        /* in the X keymap; 0: none */
 bool input_motion(struct client *cl, int x, int y);                    /* root coordinates */
 bool input_button(struct client *cl, bool down);                       /* button 1 */
-/* Xwayland shows the pointer at x y (and, with button1, button 1 down): QueryPointer */
-bool input_pointer_shows(struct client *cl, int x, int y, bool button1);
+/* Xwayland shows the pointer at x y (and, with button1, button 1 down): QueryPointer; where it
+ * shows it goes to seen_x, seen_y */
+bool input_pointer_shows(struct client *cl, int x, int y, bool button1, int *seen_x, int *seen_y);
 const char *input_error(void); /* why the last input_* call failed */
 
 /* messages.c */
