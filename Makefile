@@ -35,11 +35,17 @@ BENCH_BIN := bench/framesync-bench
 
 # helpers of the compositors that bring their own X server (compositors/README.md): KWin's screen
 # and mutter's screen captures over D-Bus (the screen oracles under kwin_wayland and mutter-wayland),
-# input through mutter's own seat (its RemoteDesktop API: the input path under mutter-wayland), the
-# shim that lets sway and cage start as root
+# input through mutter's and KWin's own seats (mutter's RemoteDesktop API, KWin's fake input: the
+# input paths under mutter-wayland and kwin_wayland), the shim that lets sway and cage start as root
 TOOLS := tools/kwin-screenshot tools/mutter-screencast tools/mutter-input tools/nosetuid0.so
 DBUS_CFLAGS := $(shell pkg-config --cflags dbus-1 2>/dev/null)
 DBUS_LIBS   := $(shell pkg-config --libs dbus-1 2>/dev/null)
+FAKE_INPUT_XML := $(wildcard /usr/share/plasma-wayland-protocols/fake-input.xml)
+WAYLAND_CFLAGS := $(shell pkg-config --cflags wayland-client 2>/dev/null)
+WAYLAND_LIBS   := $(shell pkg-config --libs wayland-client 2>/dev/null)
+ifneq ($(and $(FAKE_INPUT_XML),$(WAYLAND_LIBS),$(shell command -v wayland-scanner)),)
+TOOLS += tools/kwin-input
+endif
 
 all: $(BINS) $(BENCH_BIN) $(TOOLS)
 
@@ -51,6 +57,19 @@ tools/mutter-screencast: tools/mutter-screencast.c
 
 tools/mutter-input: tools/mutter-input.c
 	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@ $< $(DBUS_LIBS)
+
+# input through KWin's own seat: the Wayland protocol org_kde_kwin_fake_input, whose XML
+# plasma-wayland-protocols ships; built where libwayland-dev and that XML are (debian-packages.txt)
+tools/kwin-input: tools/kwin-input.c build/kwin/fake-input-client-protocol.h build/kwin/fake-input-protocol.c
+	$(CC) $(CFLAGS) -Ibuild/kwin $(WAYLAND_CFLAGS) -o $@ $< build/kwin/fake-input-protocol.c $(WAYLAND_LIBS)
+
+build/kwin/fake-input-client-protocol.h: $(FAKE_INPUT_XML)
+	@mkdir -p build/kwin
+	wayland-scanner client-header $< $@
+
+build/kwin/fake-input-protocol.c: $(FAKE_INPUT_XML)
+	@mkdir -p build/kwin
+	wayland-scanner private-code $< $@
 
 tools/nosetuid0.so: tools/nosetuid0.c
 	$(CC) $(CFLAGS) -shared -fPIC -o $@ $<
