@@ -106,6 +106,10 @@ const struct fault_desc fault_table[F_COUNT] = {
     {F_UNSYNCED_AFTER_UNMAP, "unsynced-after-unmap", "lifecycle/unmap/request-outstanding-synced-again",
      "forgets a window unmapped while its sync request is unanswered: when it is mapped again it gets no sync request "
      "any more (its resizes are applied at once)"},
+    {F_MAP_UNSYNCED_AFTER_UNMAP, "map-unsynced-after-unmap", "lifecycle/unmap/request-outstanding-synced-again",
+     "syncs at map (as --variant sync-at-map, so basic-form only), but maps a window unmapped while its sync request "
+     "was unanswered without a request at its next map (compiz: mapWindow's sendSyncRequest returns at once while "
+     "syncWait is still set from before the unmap, src/window.c); later resizes are synced"},
     {F_DESTROYED_HOLD_LINGERS, "destroyed-hold-lingers", "robustness/hostile/window-destroyed-while-odd",
      "the hold of a window destroyed while its extended counter is odd outlives it by --hold-timeout-ms, and "
      "meanwhile the damage of the other windows shown at that moment is not painted (maps and resizes are)"},

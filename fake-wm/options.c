@@ -65,6 +65,8 @@ static void apply_variants(void)
     /* the compositors that sync at map (compiz, KWin) are basic-form only, and so is the
      * variant: a map-time request to an extended window would move the counter its first frame
      * is reported with, which no implementation does */
+    if (FAULT(MAP_UNSYNCED_AFTER_UNMAP)) /* breaks the map-time request, so makes one */
+        variant_on[V_SYNC_AT_MAP] = true;
     if (VARIANT(SYNC_AT_MAP))
         variant_on[V_BASIC_ONLY] = true;
     variants_check_conflicts();

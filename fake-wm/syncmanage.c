@@ -281,6 +281,7 @@ void sync_unmanage(struct win *w)
 {
     hostile_window_gone(w);
     w->map_after_wait = false; /* withdrawn or destroyed before its map: nothing to map */
+    w->unanswered_at_unmap = w->waiting && !w->destroyed;
     if (w->waiting) {
         /* the wait ends with the management it was part of: a new map is synced afresh */
         alarm_destroy(w->wait_alarm);

@@ -468,6 +468,12 @@ bool sync_request_at_map(struct win *w)
         logmsg("window %u: mapped without a sync request (fault advertises-sync-sends-none)", w->id);
         return false;
     }
+    if (FAULT(MAP_UNSYNCED_AFTER_UNMAP) && w->unanswered_at_unmap) {
+        logmsg("window %u: mapped without a sync request: its last unmap came while a request was unanswered "
+               "(fault map-unsynced-after-unmap)",
+               w->id);
+        return false;
+    }
     int64_t v = next_value(w);
     send_request(w, v);
     note_requested(w, v);

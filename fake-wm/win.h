@@ -89,6 +89,7 @@ struct win {
     bool interactive_fresh;   /* an interactive resize began and has sent no request yet */
     bool map_after_wait;      /* sync-at-map: MapWindow once the wait ends */
     bool forgotten;           /* unmapped while a request was unanswered (fault unsynced-after-unmap) */
+    bool unanswered_at_unmap; /* its last unmap came while a request was unanswered (fault map-unsynced-after-unmap) */
     /* faults unsynced-after-timeout / -late-answer: its resizes get no request (until the counter
      * moves off unsynced_value, or for good) */
     bool unsynced;
