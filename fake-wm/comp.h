@@ -10,11 +10,23 @@
 #include <stdint.h>
 #include <xcb/xcb.h>
 
+#include "state.h"
 #include "win.h"
 
 /* compstart.c.  wm_catch_up: handles every event of the WM connection the server sent before now
  * (wmevents.h); called before each paint */
 void comp_start(void (*wm_catch_up)(void));
+/* Redirected and painting.  Only with --replace can the start wait: the old compositor, which
+ * should have released the redirection before destroying its _NET_WM_CM_S0 window, still holds it;
+ * until then the WM side tells the compositor nothing (compositing() in state.h), and comp_tick
+ * tries again every REDIRECT_RETRY_MS, then takes the windows as they are then */
+bool comp_live(void);
+void comp_retry_start(int64_t now);
+int64_t comp_retry_deadline(void);   /* -1: no retry due */
+static inline bool compositing(void) { return opt.composite && comp_live(); }
+/* ICCCM 2.8, losing _NET_WM_CM_S0 or WM_S0: the redirection and the overlay given back and the
+ * _NET_WM_CM_S0 window destroyed, waited for (replace.c exits after) */
+void comp_release(void);
 
 /* compwin.c: the windows' lives as the WM side sees them, and the compositor connection's events */
 void comp_window_created(struct win *w);  /* a new toplevel: its DAMAGE object, before any map */

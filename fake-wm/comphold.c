@@ -14,6 +14,7 @@
 #include "fences.h"
 #include "log.h"
 #include "pictures.h"
+#include "replace.h"
 #include "stage.h"
 #include "state.h"
 #include "variants.h"
@@ -33,6 +34,8 @@ bool in_update(const struct win *w)
 /* the compositor keeps showing the last complete frame of w (or nothing, if it has none) */
 bool held(const struct win *w)
 {
+    if (w->hold_left)
+        return true; /* fault replaced-keeps-hold: the zombie's hold never ends */
     if (!in_update(w) || w->hold_expired || FAULT(NO_HOLD))
         return false;
     if (w->odd_from_map)
@@ -43,13 +46,14 @@ bool held(const struct win *w)
 /* w's saved copy is what is shown: held, or a staged frame is still to come (stage.c) */
 bool kept(const struct win *w)
 {
-    return held(w) || stage_holding(w) || w->resize_frozen || embedded_holds(w);
+    return held(w) || stage_holding(w) || w->resize_frozen || w->freeze_left || embedded_holds(w);
 }
 
-/* a hold that ends by itself after --hold-timeout-ms (a frozen screen's hold never does) */
+/* a hold that ends by itself after --hold-timeout-ms (a frozen screen's hold never does, nor a
+ * replaced zombie's: it runs none of its timers, so it shows only what the counter says) */
 bool hold_may_expire(const struct win *w)
 {
-    return in_update(w) && !w->hold_expired && !FAULT(BLOCK_FOREVER) && w->mapped && !FAULT(NO_HOLD) &&
+    return in_update(w) && !w->hold_expired && !w->hold_left && !replace_zombie() && !FAULT(BLOCK_FOREVER) && w->mapped && !FAULT(NO_HOLD) &&
            !frozen;
 }
 
@@ -143,6 +147,8 @@ void end_expired_delays(int64_t now)
 void comp_counter_changed(struct win *w, int64_t old, int64_t value)
 {
     (void)old;
+    if (w->hold_left || w->freeze_left)
+        return; /* the zombie's picture of it is never refreshed (faults replaced-keeps-*) */
     if (value & 1) {
         update_began(w);
         if (!w->odd) {

@@ -178,6 +178,10 @@ void comp_tick(int64_t now)
 {
     if (!X.pc)
         return;
+    if (!comp_live()) {
+        comp_retry_start(now); /* --replace: the old compositor still redirects */
+        return;
+    }
     check_holds(now);
     embedded_check(now);
     stamps_check_fences(now);
@@ -199,6 +203,8 @@ void comp_tick(int64_t now)
 
 int64_t comp_next_deadline(void)
 {
+    if (!comp_live())
+        return comp_retry_deadline();
     int64_t d = -1;
 #define CONSIDER(t)                                                                                               \
     do {                                                                                                          \

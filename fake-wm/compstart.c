@@ -1,7 +1,8 @@
 /* The compositor's start-up (comp.h): its own connection and extensions, its own window (the
  * _NET_WM_CM_S0 owner, whose property stamps the paints), the redirection of the root's children
  * (manual) and the overlay window, the pictures, the windows already there, a first paint, then
- * _NET_WM_CM_S0 announced with MANAGER. */
+ * _NET_WM_CM_S0 announced with MANAGER; with --replace, _NET_WM_CM_S0 taken from the old compositor
+ * first (replace.h), and the rest deferred while that one still redirects. */
 #include "comp.h"
 #include "compint.h"
 
@@ -10,10 +11,12 @@
 #include "log.h"
 #include "outputs.h"
 #include "pictures.h"
+#include "replace.h"
 #include "selection.h"
 #include "state.h"
 
 #include "clock.h"
+#include "xhelpers.h"
 
 #include <stdlib.h>
 #include <xcb/composite.h>
@@ -63,16 +66,18 @@ static xcb_window_t create_stamp_window(void)
     return stamp_win;
 }
 
-/* the root's children redirected (manual), and the overlay window, which never takes input */
-static xcb_window_t redirect_to_overlay(void)
+/* the root's children redirected (manual); false when another client holds that */
+static bool redirect(void)
 {
     xcb_generic_error_t *err =
         xcb_request_check(X.pc, xcb_composite_redirect_subwindows_checked(X.pc, X.root, XCB_COMPOSITE_REDIRECT_MANUAL));
-    if (err) {
-        logmsg("cannot redirect the root's subwindows (another compositor is running?)");
-        free(err);
-        exit(1);
-    }
+    free(err);
+    return err == NULL;
+}
+
+/* the overlay window, which never takes input */
+static xcb_window_t take_overlay(void)
+{
     xcb_composite_get_overlay_window_reply_t *ow =
         xcb_composite_get_overlay_window_reply(X.pc, xcb_composite_get_overlay_window(X.pc, X.root), NULL);
     if (!ow) {
@@ -105,16 +110,43 @@ static void take_existing_windows(void)
     }
 }
 
-void comp_start(void (*wm_catch_up)(void))
+/* ---- the start, possibly deferred (--replace) ---- */
+#define REDIRECT_RETRY_MS 100
+
+static xcb_window_t stamp_win;
+static void (*catch_up)(void);
+static bool live;
+static int64_t retry_at = -1;
+
+bool comp_live(void) { return live; }
+int64_t comp_retry_deadline(void) { return live ? -1 : retry_at; }
+
+/* what the WM side did not tell a compositor that was not live yet: the update counters' parity
+ * (comp_counter_changed), the fences of the windows it managed meanwhile */
+static void catch_up_windows(void)
 {
-    compwin_start(open_connection());
-    outputs_start();
-    xcb_window_t stamp_win = create_stamp_window();
-    stamps_start(stamp_win);
-    xcb_window_t overlay = redirect_to_overlay();
+    for (int i = 0; i < nstack; i++) {
+        struct win *w = stack[i];
+        if (w->own)
+            continue;
+        if (w->fupd.active)
+            w->odd = (w->fupd.value & 1) != 0, w->odd_since = clock_now_us();
+        if (w->managed)
+            fences_read(w);
+    }
+}
+
+/* redirected: the overlay, the pictures, the windows as they are now, a first paint, then
+ * _NET_WM_CM_S0 announced with MANAGER (with --replace it was taken before the redirection) */
+static void go_live(void)
+{
+    xcb_window_t overlay = take_overlay();
     pictures_start();
-    paint_start(overlay, wm_catch_up);
+    paint_start(overlay, catch_up);
     fences_start();
+    if (retry_at >= 0)
+        catch_up_windows();
+    live = true;
     take_existing_windows();
     comp_schedule();
     paint(clock_now_us());
@@ -122,4 +154,53 @@ void comp_start(void (*wm_catch_up)(void))
     selection_take(X.pc, stamp_win, A_NET_WM_CM_S0, X.last_time);
     logmsg("owns _NET_WM_CM_S0 (window %u); compositing into overlay %u at most %d times a second", stamp_win,
            overlay, opt.refresh_hz);
+}
+
+void comp_retry_start(int64_t now)
+{
+    if (live || retry_at < 0 || now < retry_at)
+        return;
+    if (redirect()) {
+        logmsg("--replace: the root's subwindows are redirected now: compositing starts");
+        go_live();
+    } else {
+        retry_at = now + REDIRECT_RETRY_MS * 1000;
+    }
+}
+
+void comp_start(void (*wm_catch_up)(void))
+{
+    compwin_start(open_connection());
+    outputs_start();
+    stamp_win = create_stamp_window();
+    stamps_start(stamp_win);
+    catch_up = wm_catch_up;
+    if (opt.replace)
+        replace_take_over(X.pc, stamp_win, A_NET_WM_CM_S0, X.last_time);
+    if (redirect()) {
+        go_live();
+        return;
+    }
+    if (!opt.replace) {
+        logmsg("cannot redirect the root's subwindows (another compositor is running?)");
+        exit(1);
+    }
+    /* the old compositor did not release its redirection before its window went (or never
+     * destroyed it): the WM runs, the compositing waits */
+    logmsg("--replace: cannot redirect the root's subwindows yet (the old compositor still does): trying again every "
+           "%d ms",
+           REDIRECT_RETRY_MS);
+    retry_at = clock_now_us() + REDIRECT_RETRY_MS * 1000;
+}
+
+void comp_release(void)
+{
+    if (!X.pc)
+        return;
+    if (live) {
+        xcb_composite_unredirect_subwindows(X.pc, X.root, XCB_COMPOSITE_REDIRECT_MANUAL);
+        xcb_composite_release_overlay_window(X.pc, X.root);
+    }
+    xcb_destroy_window(X.pc, stamp_win);
+    xh_round_trip(X.pc);
 }

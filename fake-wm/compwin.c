@@ -11,6 +11,7 @@
 #include "log.h"
 #include "outputs.h"
 #include "pictures.h"
+#include "replace.h"
 #include "selection.h"
 #include "stage.h"
 #include "state.h"
@@ -161,11 +162,8 @@ void comp_handle_event(xcb_generic_event_t *ev)
         return;
     case XCB_SELECTION_CLEAR: {
         xcb_selection_clear_event_t *e = (xcb_selection_clear_event_t *)ev;
-        if (e->selection == atom(A_NET_WM_CM_S0)) {
-            logmsg("lost _NET_WM_CM_S0 to another compositor, exiting");
-            x_flush();
-            exit(0);
-        }
+        if (e->selection == atom(A_NET_WM_CM_S0))
+            replace_lost(A_NET_WM_CM_S0);
         return;
     }
     case XCB_SELECTION_REQUEST: {

@@ -159,6 +159,18 @@ const struct fault_desc fault_table[F_COUNT] = {
      "a window that its client reparented into another managed window still gets sync requests as a part of it: "
      "each sync request to the embedder is followed by one to the embedded window (as a reparenting WM's to the "
      "client window inside its frame), never waited for"},
+    {F_ADOPTED_ODD_SHOWN, "adopted-odd-shown", "lifecycle/replace/odd-held",
+     "a window it adopts at start-up (mapped before it replaced the WM) whose extended counter is odd is taken to "
+     "be done with its update: what it draws is shown at once, until the counter goes even"},
+    {F_ADOPTED_UNSYNCED, "adopted-unsynced", "lifecycle/replace/request-outstanding-synced-again",
+     "a window it adopts at start-up gets no sync request for its resizes, ever (they are applied at once)"},
+    {F_REPLACED_KEEPS_HOLD, "replaced-keeps-hold", "lifecycle/replace/update-ended-shown",
+     "replaced (--replace), it gives up managing and its WM_S0 window but keeps compositing and never exits, "
+     "and each window it held in the middle of an update stays held for ever: the new compositor cannot "
+     "redirect, and the window's update is never shown"},
+    {F_REPLACED_KEEPS_FREEZE, "replaced-keeps-freeze", "lifecycle/replace/request-outstanding-shown",
+     "replaced (--replace), it gives up managing and its WM_S0 window but keeps compositing and never exits, "
+     "and each window whose resize waited for its answer keeps the picture it had then for ever"},
     {F_CRASH_DURING_PROBE, "crash-during-probe", "compositor/crash",
      "abort()s when it is about to map the 4th window since it started (its 4th MapRequest): during the "
      "probes, and every few windows after each restart"},

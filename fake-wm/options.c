@@ -18,7 +18,7 @@ static void usage(FILE *f)
             "usage: fake-wm [--profile ewmh-1.5|draft-2011|de-facto] [--refresh-hz N]\n"
             "               [--sync-timeout-ms N] [--hold-timeout-ms N] [--variant NAME]...\n"
             "               [--compress] [--no-composite] [--inject FAULT]...\n"
-            "               [--list-variants] [--list-faults] [--verbose]\n"
+            "               [--replace] [--list-variants] [--list-faults] [--verbose]\n"
             "  --profile P          the text it implements (default ewmh-1.5)\n"
             "  --refresh-hz N       repaint at most N times a second (default 60)\n"
             "  --sync-timeout-ms N  wait for a sync request's answer or a fence (default 1000)\n"
@@ -28,6 +28,8 @@ static void usage(FILE *f)
             "  --compress           the same as --variant compress\n"
             "  --no-composite       the same as --variant wm-only\n"
             "  --inject FAULT       break one clause (repeatable; see --list-faults)\n"
+            "  --replace            take WM_S0 and _NET_WM_CM_S0 from the running manager (ICCCM 2.8)\n"
+            "                       and manage the windows it leaves\n"
             "  --list-variants      NAME<TAB>what it does<TAB>like which compositor, then exit\n"
             "  --list-faults        FAULT<TAB>CLAUSE<TAB>what goes wrong, then exit\n"
             "  --verbose            log every event, with CLOCK_MONOTONIC microseconds\n"
@@ -162,6 +164,8 @@ void options_parse(int argc, char **argv)
             exit(0);
         } else if (strcmp(name, "--verbose") == 0 && !val) {
             opt.verbose = true;
+        } else if (strcmp(name, "--replace") == 0 && !val) {
+            opt.replace = true;
         } else if (strcmp(name, "--inject") == 0) {
             const char *f = NEXTVAL();
             if (f && injection_parse(f))

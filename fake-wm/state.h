@@ -28,6 +28,7 @@ struct options {
     bool compress;
     bool composite;
     bool verbose;
+    bool replace;         /* --replace: take the manager selections from the running manager */
     /* benchmark injections (injections.c), 0 = off */
     int paint_delay_ms;
     int drawn_delay_ms;

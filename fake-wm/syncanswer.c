@@ -45,7 +45,7 @@ static void counter_gone(struct win *w, xcb_sync_counter_t c)
     hostile(w, "its counter was destroyed");
     follow_stop(&w->fupd);
     follow_stop(&w->freq);
-    if (opt.composite)
+    if (compositing())
         comp_counter_gone(w);
     w->req_counter = XCB_NONE;
     if (w->waiting)
@@ -61,7 +61,7 @@ static void update_counter_gone(struct win *w, xcb_sync_counter_t c)
            "counter %u)",
            w->id, c, w->req_counter);
     w->counter2 = XCB_NONE;
-    if (opt.composite)
+    if (compositing())
         comp_counter_gone(w);
 }
 
@@ -82,7 +82,7 @@ static void follow_update(struct win *w, struct follow *f, int64_t v)
     bool is_req = f->counter == w->req_counter; /* not basic-only's second counter */
     if (is_req && !FAULT(IGNORE_SPONTANEOUS))
         w->seen_for_request = v;
-    if (f == &w->fupd && opt.composite)
+    if (f == &w->fupd && compositing())
         comp_counter_changed(w, old, v);
 }
 

@@ -128,7 +128,7 @@ static void request_and_configure(struct win *w, const struct configure_req *r, 
  * with inject show-before-paint, every N-th such resize is painted at once instead */
 static void freeze_picture(struct win *w, bool show_now)
 {
-    if (w->waiting && opt.composite)
+    if (w->waiting && compositing())
         w->resize_frozen = true;
     if (show_now) {
         char why[48];
@@ -142,7 +142,7 @@ static void freeze_picture(struct win *w, bool show_now)
  * client cannot paint in between (comp_show_before_paint) */
 static bool show_before_configure(struct win *w)
 {
-    if (!opt.composite || !opt.show_before_paint || w->req_counter == XCB_NONE ||
+    if (!compositing() || !opt.show_before_paint || w->req_counter == XCB_NONE ||
         ++w->synced_resizes % opt.show_before_paint != 0)
         return false;
     xcb_grab_server(X.c);
@@ -159,7 +159,7 @@ static bool configure_before_answer(struct win *w, enum resize_origin o)
     if (!opt.configure_before_answer || o != ORIGIN_POINTER || w->req_counter == XCB_NONE ||
         ++w->synced_pointer_steps % opt.configure_before_answer != 0)
         return false;
-    if (opt.composite)
+    if (compositing())
         xcb_grab_server(X.c);
     return true;
 }
@@ -169,7 +169,7 @@ static void show_unanswered(struct win *w, int64_t v)
 {
     logmsg("window %u: not waiting for request %lld (inject configure-before-answer=%d)", w->id, (long long)v,
            opt.configure_before_answer);
-    if (!opt.composite)
+    if (!compositing())
         return;
     char why[48];
     snprintf(why, sizeof why, "configure-before-answer=%d", opt.configure_before_answer);
@@ -256,6 +256,8 @@ static const char *why_no_request(struct win *w, enum resize_origin o)
 {
     if (FAULT(ADVERTISES_SYNC_SENDS_NONE))
         return "fault advertises-sync-sends-none: no requests at all";
+    if (w->adopted_unsynced)
+        return "fault adopted-unsynced: no requests to a window it adopted at start-up";
     if (sync_turned_off(w))
         return w->unsynced_for_good ? "fault unsynced-after-late-answer: no requests since one timed out"
                                     : "fault unsynced-after-timeout: no requests since one timed out, until the "

@@ -96,6 +96,7 @@ struct win {
     bool unsynced_for_good;
     int64_t unsynced_value;
     bool unwaited;            /* fault unwaited-after-timeout: its requests are no longer waited for */
+    bool adopted_unsynced;    /* fault adopted-unsynced: adopted at start-up, its resizes get no request */
     struct follow freq;       /* extended: follows req_counter */
     struct follow fupd;       /* extended: follows the update counter (counter2) */
 
@@ -104,6 +105,8 @@ struct win {
     int64_t odd_since;
     bool hold_expired;
     bool odd_from_map;        /* this odd period began before the window was first shown */
+    bool hold_left;           /* fault replaced-keeps-hold: held for ever by the replaced zombie */
+    bool freeze_left;         /* fault replaced-keeps-freeze: its frozen picture kept for ever, likewise */
     int64_t defer_until;      /* delayed-others: its damage is shown from then on (0: not delayed) */
     int counter_changes;      /* fault hostile-wedges: changes of its counters seen */
     int queued_configures;    /* fault hostile-wedges: resizes queued behind its requests */

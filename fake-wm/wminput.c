@@ -8,6 +8,7 @@
 #include "log.h"
 #include "moveresize.h"
 #include "pointerresize.h"
+#include "replace.h"
 #include "selection.h"
 #include "state.h"
 
@@ -16,11 +17,8 @@
 void wm_on_selection_clear(const xcb_selection_clear_event_t *e)
 {
     note_time(e->time);
-    if (e->selection == atom(A_WM_S0)) {
-        logmsg("lost WM_S0 to another window manager, exiting");
-        x_flush();
-        exit(0);
-    }
+    if (e->selection == atom(A_WM_S0))
+        replace_lost(A_WM_S0);
 }
 
 void wm_on_selection_request(const xcb_selection_request_event_t *e)
@@ -31,6 +29,8 @@ void wm_on_selection_request(const xcb_selection_request_event_t *e)
 
 void wm_on_client_message(const xcb_client_message_event_t *e)
 {
+    if (replace_zombie())
+        return; /* replaced: the messages to the root are the new WM's */
     if (e->type == atom(A_NET_WM_MOVERESIZE)) {
         moveresize_client_message(e);
         return;

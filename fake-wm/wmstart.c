@@ -4,6 +4,7 @@
 #include "faults.h"
 #include "features.h"
 #include "log.h"
+#include "replace.h"
 #include "selection.h"
 #include "state.h"
 #include "sync.h"
@@ -83,6 +84,23 @@ static void set_supported(void)
            FAULT(NOT_ADVERTISED) ? ", fault not-advertised: drawn atom left out" : "", names);
 }
 
+/* faults of a manager that starts with windows already mapped (a WM that replaced another):
+ * adopted-unsynced (their resizes get no sync request), adopted-odd-shown (an update in progress
+ * at adoption is not seen: it is shown as it is drawn) */
+static void adoption_faults(struct win *w)
+{
+    if (FAULT(ADOPTED_UNSYNCED) && w->form != FORM_NONE) {
+        w->adopted_unsynced = true;
+        logmsg("window %u: adopted: its resizes get no sync request (fault adopted-unsynced)", w->id);
+    }
+    if (FAULT(ADOPTED_ODD_SHOWN) && w->odd) {
+        w->odd = w->odd_from_map = false;
+        logmsg("window %u: adopted in the middle of an update: taken to be done, shown as drawn (fault "
+               "adopted-odd-shown)",
+               w->id);
+    }
+}
+
 static void adopt_existing(void)
 {
     xcb_query_tree_reply_t *t = xcb_query_tree_reply(X.c, xcb_query_tree(X.c, X.root), NULL);
@@ -107,6 +125,7 @@ static void adopt_existing(void)
                 if (!w->override_redirect) {
                     w->managed = true;
                     sync_manage(w);
+                    adoption_faults(w);
                     logmsg("window %u: %s (already mapped at start-up)", w->id, is_wm() ? "adopted" : "observed");
                 }
             }
@@ -158,6 +177,10 @@ void wm_start(void)
 /* SubstructureRedirect, the check window, _NET_SUPPORTED, then WM_S0 announced with MANAGER */
 static void become_wm(xcb_timestamp_t t)
 {
+    /* --replace: WM_S0 first, and the old WM gone (it deselects SubstructureRedirect before it
+     * destroys its WM_S0 window, ICCCM 2.8); announced below, once this one manages */
+    if (opt.replace)
+        replace_take_over(X.c, X.check_win, A_WM_S0, t);
     /* SubstructureRedirect fails if another WM has it */
     uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY |
                     XCB_EVENT_MASK_PROPERTY_CHANGE;

@@ -36,7 +36,7 @@ void wm_on_create_notify(const xcb_create_notify_event_t *e)
         return;
     struct win *w = win_add(e->window, e->x, e->y, e->width, e->height, e->border_width, e->override_redirect);
     w->own = win_is_own(e->window);
-    if (opt.composite && !w->own)
+    if (compositing() && !w->own)
         comp_window_created(w);
 }
 
@@ -49,7 +49,7 @@ void wm_on_destroy_notify(const xcb_destroy_notify_event_t *e)
     if (w->managed)
         logmsg("window %u: destroyed", w->id);
     unmanage(w, "destroyed");
-    if (opt.composite)
+    if (compositing())
         comp_window_destroyed(w);
     win_free(w);
 }
@@ -73,7 +73,7 @@ void wm_on_reparent_notify(const xcb_reparent_notify_event_t *e)
          * protocol; the window it went into is shown and synced as before (embedded.c) */
         embedded_reparented(w, win_find(e->parent));
         unmanage(w, "reparented away from the root");
-        if (opt.composite)
+        if (compositing())
             comp_window_destroyed(w);
         win_free(w);
     }
@@ -100,13 +100,13 @@ void wm_on_map_request(const xcb_map_request_event_t *e)
     if (!w->managed) {
         w->managed = true;
         sync_manage(w);
-        if (opt.composite)
+        if (compositing())
             fences_read(w);
         wm_set_state(w->id, 1 /* NormalState */);
         if (VARIANT(SYNC_AT_MAP) && sync_request_at_map(w))
             return; /* mapped when the counter reaches the request (sync_wait_done) */
     }
-    if (opt.composite)
+    if (compositing())
         drawn_before_map(w);
     wm_map(w);
 }
@@ -126,7 +126,7 @@ void wm_on_map_notify(const xcb_map_notify_event_t *e)
         w->managed = true;
         sync_manage(w);
     }
-    if (opt.composite)
+    if (compositing())
         comp_window_mapped(w);
 }
 
@@ -137,7 +137,7 @@ void wm_on_unmap_notify(const xcb_unmap_notify_event_t *e)
         return;
     if (e->event == X.root && !(e->response_type & 0x80)) {
         w->mapped = false;
-        if (opt.composite)
+        if (compositing())
             comp_window_unmapped(w);
     }
     /* no reparenting: an unmap of a managed window is a withdrawal (ICCCM 4.1.4) */
@@ -188,7 +188,7 @@ void wm_on_configure_notify(const xcb_configure_notify_event_t *e)
     w->bw = e->border_width;
     w->override_redirect = e->override_redirect;
     bool restacked = stack_place_above(w, e->above_sibling);
-    if (opt.composite)
+    if (compositing())
         comp_window_configured(w, resized, moved || restacked);
 }
 
@@ -205,6 +205,6 @@ void wm_on_circulate_notify(const xcb_circulate_notify_event_t *e)
     if (!w)
         return;
     stack_to_end(w, e->place == XCB_PLACE_ON_TOP);
-    if (opt.composite)
+    if (compositing())
         comp_window_configured(w, false, true);
 }
