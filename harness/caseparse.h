@@ -22,6 +22,8 @@ enum step_kind {
                        unsupported ATOM (require wait/none: a WAIT/NONE step with `precondition`) */
     STEP_CHECK,     /* check CLAUSE-ID: the checks that follow check this clause */
     STEP_MARK,      /* mark NAME: a point in the timeline, bound to NAME (for after=/before=) */
+    STEP_REPLACE,   /* replace-wm [within MS] [as VAR]: a new instance of the compositor replaces the
+                       running one (ICCCM 2.8); VAR is its `wm-replaced` record */
 };
 
 /* KEY=V KEY!=V KEY<V KEY<=V KEY>V KEY>=V; `after=VAR` / `before=VAR` compare timeline order */
@@ -42,7 +44,7 @@ struct step {
     char *event;           /* WAIT/NONE: record kind */
     struct filter filters[MAX_FILTERS];
     int nfilters;
-    int ms;                /* WAIT: within; NONE: for */
+    int ms;                /* WAIT: within; NONE: for; REPLACE: within (0: the run's --wm-timeout) */
     char *as;              /* WAIT: bind the record to this name */
     bool precondition;     /* WAIT/NONE written `require wait|none ...`: when it does not hold, the
                               case does not apply (SKIP with what was seen); not a check */

@@ -320,6 +320,29 @@ static bool parse_command(struct parser *p, struct step *s, char **tok, int n)
     return true;
 }
 
+/* `replace-wm [within MS] [as VAR]` */
+static bool parse_replace(struct parser *p, struct step *s, char **tok, int n)
+{
+    s->kind = STEP_REPLACE;
+    for (int i = 1; i < n; i += 2) {
+        if (i + 1 >= n)
+            return cp_fail(p, "expected `replace-wm [within MS] [as NAME]`, found `%s` alone", tok[i]);
+        if (!strcmp(tok[i], "within") && !s->ms) {
+            if ((s->ms = parse_ms(p, tok[i + 1], "within")) <= 0)
+                return s->ms == 0 ? cp_fail(p, "`within 0`: the new instance needs some time to start") : false;
+        } else if (!strcmp(tok[i], "as") && !s->as) {
+            if (!cp_is_name(tok[i + 1]))
+                return cp_fail(p, "expected a name after `as`");
+            s->as = strdup(tok[i + 1]);
+            if (p->nvars < MAX_VARS && !known_var(p, s->as, strlen(s->as)))
+                p->vars[p->nvars++] = s->as;
+        } else {
+            return cp_fail(p, "expected `replace-wm [within MS] [as NAME]`, found `%s`", tok[i]);
+        }
+    }
+    return true;
+}
+
 /* One step (without a `when`/`unless` prefix). */
 static bool parse_plain_step(struct parser *p, struct step *s, char **tok, int n)
 {
@@ -360,6 +383,8 @@ static bool parse_plain_step(struct parser *p, struct step *s, char **tok, int n
             p->vars[p->nvars++] = s->as;
         return true;
     }
+    if (!strcmp(tok[0], "replace-wm"))
+        return parse_replace(p, s, tok, n);
     if (!strcmp(tok[0], "require") && n > 1 && (!strcmp(tok[1], "wait") || !strcmp(tok[1], "none"))) {
         /* require wait|none ...: an observation that decides whether the case applies */
         s->kind = !strcmp(tok[1], "wait") ? STEP_WAIT : STEP_NONE;
@@ -372,7 +397,7 @@ static bool parse_plain_step(struct parser *p, struct step *s, char **tok, int n
     }
     if (known_client(p, tok[0]))
         return parse_command(p, s, tok, n);
-    return cp_fail(p, "expected a step (client, wait, none, expect, check, mark, require, when, unless, or a declared "
+    return cp_fail(p, "expected a step (client, wait, none, expect, check, mark, replace-wm, require, when, unless, or a declared "
                    "client's name and a command), found `%s`", tok[0]);
 }
 

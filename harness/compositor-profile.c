@@ -31,6 +31,10 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
         if (p->command[0])
             return conf_fail(err, errlen, path, lineno, "a second `command:` (one is allowed)");
         snprintf(p->command, sizeof p->command, "%s", value);
+    } else if (!strcmp(key, "replace")) {
+        if (p->replace[0])
+            return conf_fail(err, errlen, path, lineno, "a second `replace:` (one is allowed)");
+        snprintf(p->replace, sizeof p->replace, "%s", value);
     } else if (!strcmp(key, "env")) {
         if (!conf_valid_env(value))
             return conf_fail(err, errlen, path, lineno, "`env:` takes NAME=VALUE, got `%s`", value);
@@ -89,8 +93,8 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
         snprintf(p->notes + o, sizeof p->notes - o, "%s%s", o ? " " : "", value);
     } else {
         return conf_fail(err, errlen, path, lineno,
-                         "unknown key `%s:` (expected command, env, ready, composites, resize-trigger, xserver, "
-                         "screen-capture, allow-empty, no-xtest, input, packages, binary, pacing or notes)",
+                         "unknown key `%s:` (expected command, replace, env, ready, composites, resize-trigger, "
+                         "xserver, screen-capture, allow-empty, no-xtest, input, packages, binary, pacing or notes)",
                          key);
     }
     return 0;
@@ -126,6 +130,9 @@ int compositor_profile_parse(const char *path, struct compositor_profile *p, cha
     if (rc == 0 && p->own_xserver && !strstr(p->command, "{report}"))
         rc = conf_fail(err, errlen, path, lineno, "`xserver: own` needs `{report}` in `command:` (the command the "
                        "session runs to tell the harness its DISPLAY)");
+    if (rc == 0 && p->replace[0] && p->own_xserver)
+        rc = conf_fail(err, errlen, path, lineno, "`replace:` is for a compositor on the suite's Xvfb: one that brings "
+                       "its own X server takes that server with it when it ends");
     if (rc == 0 && p->screen_capture[0] && !p->own_xserver)
         rc = conf_fail(err, errlen, path, lineno, "`screen-capture:` is for a compositor that brings its own X "
                        "server (`xserver: own`): on the suite's Xvfb the root shows the screen");

@@ -14,6 +14,8 @@ struct compositor_profile {
     char name[64];
     char path[1024];
     char command[2048];
+    char replace[2048];      /* `replace:`: the command line of a new instance that replaces a running
+                                one (ICCCM 2.8, `mutter --replace`): a case's `replace-wm` step ("": none) */
     char *env[CP_MAX_ENV];   /* NAME=VALUE templates ({tmpdir}, {root} not yet replaced) */
     int nenv;
     char ready[8];           /* wm, cm, wm+cm, auto */

@@ -48,7 +48,8 @@ static unsigned taken(struct compositor *c, struct xserver *x, xcb_window_t wm_b
     c->wm_owner = xu_selection_owner(x->conn, "WM_S0");
     c->cm_owner = xu_selection_owner(x->conn, "_NET_WM_CM_S0");
     c->check_window = valid_check_window(x->conn, root);
-    bool wm = c->wm_owner && c->wm_owner != wm_before && c->check_window;
+    bool checked = c->check_window && c->check_window != c->check_before;
+    bool wm = c->wm_owner && c->wm_owner != wm_before && (checked || c->replacing);
     bool cm = c->cm_owner && c->cm_owner != cm_before;
     return (wm ? READY_WM : 0) | (cm ? READY_CM : 0);
 }
@@ -98,36 +99,49 @@ static void describe_failure(struct compositor *c, const char *what, char *err, 
 
 /* "Ready" by its selections is not yet "managing": some WMs own WM_S0 before they handle
  * MapRequests, and openbox drops the MapRequests that arrive while it starts up.  Map a probe
- * window and wait until the WM has mapped it, asking again every PROBE_RETRY_MS, then destroy it. */
+ * window and wait until the WM has mapped it, asking again every PROBE_RETRY_MS, then destroy it.
+ * A replacement must also have set its WM_STATE (ICCCM 4.1.3.1: a WM's mark on a window it
+ * manages): between the old WM's release of SubstructureRedirect and the new one's, the map goes
+ * through without any WM (seen: openbox 3.6 --replace, ready by its map 100 ms before it adopted
+ * the windows it found); and a WM adopts those before it takes its first MapRequest. */
 #define PROBE_RETRY_MS 200
 #define READY_RECHECK_MS 250
 static int probe_manages(struct compositor *c, struct xserver *x, int64_t deadline, char *err, size_t errlen)
 {
     xcb_window_t w = xcb_generate_id(x->conn);
-    uint32_t values[] = {XCB_EVENT_MASK_STRUCTURE_NOTIFY};
+    uint32_t values[] = {XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_PROPERTY_CHANGE};
     xcb_create_window(x->conn, XCB_COPY_FROM_PARENT, w, x->screen->root, 0, 0, 16, 16, 0,
                       XCB_WINDOW_CLASS_INPUT_OUTPUT, x->screen->root_visual, XCB_CW_EVENT_MASK, values);
     xcb_map_window(x->conn, w);
     xcb_flush(x->conn);
     int xfd = xcb_get_file_descriptor(x->conn);
-    bool mapped = false;
+    xcb_atom_t wm_state = xu_atom(x->conn, "WM_STATE");
+    bool mapped = false, marked = !c->replacing;
     int64_t next_retry = clock_now_us() + PROBE_RETRY_MS * 1000;
-    while (!mapped) {
+    while (!(mapped && marked)) {
         xcb_generic_event_t *e;
         while ((e = xcb_poll_for_event(x->conn))) {
-            if ((e->response_type & 0x7F) == XCB_MAP_NOTIFY && ((xcb_map_notify_event_t *)e)->window == w)
+            uint8_t type = e->response_type & 0x7F;
+            if (type == XCB_MAP_NOTIFY && ((xcb_map_notify_event_t *)e)->window == w)
                 mapped = true;
+            else if (type == XCB_UNMAP_NOTIFY && ((xcb_unmap_notify_event_t *)e)->window == w)
+                mapped = false;
+            else if (type == XCB_PROPERTY_NOTIFY && ((xcb_property_notify_event_t *)e)->window == w &&
+                     ((xcb_property_notify_event_t *)e)->atom == wm_state)
+                marked = true;
             free(e);
         }
         proc_handle_signals();
         int64_t left = (deadline - clock_now_us()) / 1000;
-        if (mapped)
+        if (mapped && marked)
             break;
         if (c->proc->exited || left <= 0 || proc_interrupted()) {
             xcb_destroy_window(x->conn, w);
             xcb_flush(x->conn);
             describe_failure(c, c->proc->exited ? "exited while managing its first window"
-                                                : "owned WM_S0 but did not map a probe window in time",
+                                : mapped ? "owned WM_S0 but set no WM_STATE on a probe window in time (it did not "
+                                           "manage it)"
+                                         : "owned WM_S0 but did not map a probe window in time",
                              err, errlen);
             return -1;
         }
@@ -247,9 +261,11 @@ static int spawn(struct compositor *c, const char *command, enum ready_kind read
     return 0;
 }
 
-/* Waits until it holds the roles `ready` asks for and, as a WM, manages a window. */
+/* Waits until it holds the roles `ready` asks for and, as a WM, manages a window.  A replacement's
+ * old instance (old) is given old_exit_ms to go first: until it has released SubstructureRedirect
+ * the probe window's MapRequest may be its (openbox 3.6 managed it while it shut down). */
 static int await_ready(struct compositor *c, struct xserver *x, xcb_window_t wm_before, xcb_window_t cm_before,
-                       int64_t deadline, int deadline_ms, char *err, size_t errlen)
+                       int64_t deadline, int deadline_ms, struct proc *old, int old_exit_ms, char *err, size_t errlen)
 {
     enum ready_kind ready = c->ready;
     unsigned have = 0;
@@ -281,6 +297,8 @@ static int await_ready(struct compositor *c, struct xserver *x, xcb_window_t wm_
         }
     }
     c->ready = ready == READY_AUTO ? (enum ready_kind)have : ready;
+    if (old && !old->exited) /* ICCCM 2.8: it releases what it managed, then destroys its selection windows */
+        proc_await_exit(old, old_exit_ms);
     if ((c->ready & READY_WM) && probe_manages(c, x, deadline, err, errlen) < 0)
         return -1;
     c->ready_us = clock_now_us();
@@ -300,8 +318,26 @@ int compositor_start(struct compositor *c, struct xserver *x, const char *comman
     await_old_owners(x, &wm_before, &cm_before);
     if (spawn(c, command, ready, log_path, err, errlen) < 0)
         return -1;
-    return await_ready(c, x, wm_before, cm_before, c->start_us + (int64_t)deadline_ms * 1000, deadline_ms, err,
-                       errlen);
+    return await_ready(c, x, wm_before, cm_before, c->start_us + (int64_t)deadline_ms * 1000, deadline_ms, NULL, 0,
+                       err, errlen);
+}
+
+xcb_window_t compositor_check_window_now(struct xserver *x)
+{
+    return valid_check_window(x->conn, x->screen->root);
+}
+
+int compositor_replace(struct compositor *c, const struct compositor *old, struct xserver *x, const char *command,
+                       const char *log_path, int deadline_ms, int old_exit_ms, char *err, size_t errlen)
+{
+    xcb_window_t wm_before, cm_before;
+    watch_roles(x, &wm_before, &cm_before); /* old's, until the new one takes them */
+    c->check_before = old->check_window;    /* it may stay valid until old has gone */
+    c->replacing = true;
+    if (spawn(c, command, old->ready, log_path, err, errlen) < 0)
+        return -1;
+    return await_ready(c, x, wm_before, cm_before, c->start_us + (int64_t)deadline_ms * 1000, deadline_ms, old->proc,
+                       old_exit_ms, err, errlen);
 }
 
 /* One `NAME=VALUE` line of the session's report into the compositor's fields. */
@@ -379,7 +415,7 @@ int compositor_start_own(struct compositor *c, struct xserver *x, const char *co
     xcb_window_t wm_before, cm_before;
     watch_roles(x, &wm_before, &cm_before);
     /* a fresh server: whoever owns a selection now is this compositor */
-    return await_ready(c, x, XCB_NONE, XCB_NONE, deadline, deadline_ms, err, errlen);
+    return await_ready(c, x, XCB_NONE, XCB_NONE, deadline, deadline_ms, NULL, 0, err, errlen);
 }
 
 bool compositor_alive(struct compositor *c)

@@ -42,6 +42,10 @@ struct compositor {
     const char *allow_empty;     /* `allow-empty:` of its conf, or NULL */
     /* what it claims, read once ready */
     xcb_window_t wm_owner, cm_owner, check_window;
+    xcb_window_t check_before;   /* a replacement: the old instance's check window, not this one's */
+    bool replacing;              /* a replacement: WM_S0 taken from the old owner is enough for the WM
+                                    role (the old one may remove the root's _NET_SUPPORTING_WM_CHECK as
+                                    it goes: mutter 43.8 does), the probe window then shows it manages */
     char wm_name[128];
     char *supported[256];     /* atom names in _NET_SUPPORTED */
     int nsupported;
@@ -56,6 +60,15 @@ int compositor_start(struct compositor *c, struct xserver *x, const char *comman
  * caller made); then x is attached to that server and readiness is waited for there. */
 int compositor_start_own(struct compositor *c, struct xserver *x, const char *command, enum ready_kind ready,
                          const char *log_path, int deadline_ms, const char *report_fifo, char *err, size_t errlen);
+/* A new instance that replaces the running one `old` (ICCCM 2.8, `--replace`): launched on old's
+ * server and ready as old was found to be: its roles taken from old's windows, then (old given up to
+ * old_exit_ms to exit, as the WMs named here do) a window it manages (mapped, and its WM_STATE set).
+ * Whether old has ended is the caller's to see. */
+int compositor_replace(struct compositor *c, const struct compositor *old, struct xserver *x, const char *command,
+                       const char *log_path, int deadline_ms, int old_exit_ms, char *err, size_t errlen);
+/* What the root's _NET_SUPPORTING_WM_CHECK names now, if it is a valid check window (its own
+ * property names itself), else XCB_NONE. */
+xcb_window_t compositor_check_window_now(struct xserver *x);
 void compositor_stop(struct compositor *c);
 /* Still running?  (Reaps first.) */
 bool compositor_alive(struct compositor *c);

@@ -11,10 +11,11 @@
 static char *probe_names[FEATURES_MAX];
 static int nprobe_names;
 
-/* Observed from the selections at start-up, and derived from the trigger probes. */
+/* Observed from the selections at start-up, derived from the trigger probes, or declared by the
+ * command (the client states, `replace`: how a new instance replaces it, lifecycle.c). */
 static const char *const builtin[] = {"wm", "compositing", "sync-requests", "driven-resize", "held-resize", "map-resize", "hold",
                                       "extended", "protocol", "client-state-idle", "client-state-animating",
-                                      "client-basic-form"};
+                                      "client-basic-form", "replace"};
 #define NBUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
 /* The resize triggers in the order `A resize` prefers them: a ConfigureRequest is exact and

@@ -95,6 +95,10 @@ enum liveness guarded_run(const struct testcase *tc, const struct guard *g, enum
         *log_from = compositor_log_offset(g->env->wm);
         run_case(tc, g->env, s, res);
         res->attempts = a;
+        /* a compositor the case replaced (`replace-wm`): the instance it replaced goes with the run
+         * that replaced it, before the barrier asks the new one */
+        if (g->env->replacer && g->env->replacer->settle)
+            g->env->replacer->settle(g->env->replacer->ctx);
         if (a == 1) {
             first_start = res->start_us;
             snprintf(first_reason, sizeof first_reason, "%s", res->reason);

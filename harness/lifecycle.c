@@ -1,4 +1,5 @@
 #include "lifecycle.h"
+#include "clock.h"
 #include "conffile.h"
 #include "grabwatch.h"
 #include "outdir.h"
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 /* A compositor must answer the liveness barrier (a new window mapped and shown) within this. */
 #define LIVENESS_MS 3000
@@ -18,9 +20,16 @@ int lifecycle_liveness_ms(const struct run *r)
     return (int)(LIVENESS_MS * r->o->timeout_scale);
 }
 
+/* a new instance replacing it in a case (`replace-wm`): at the end of this file */
+static void replace_now(void *ctx, int within_ms, int cap_ms, struct replace_outcome *out);
+static void settle_replaced(void *ctx);
+static void find_replace_template(struct run *r, enum profile p);
+static void declare_replace(struct run *r);
+
 struct run_env lifecycle_env(struct run *r)
 {
-    return (struct run_env){.x = &r->x, .wm = &r->wm, .client_binary = r->client_binary,
+    r->replacer = (struct wm_replacer){.replace = replace_now, .settle = settle_replaced, .ctx = r};
+    return (struct run_env){.replacer = &r->replacer, .x = &r->x, .wm = &r->wm, .client_binary = r->client_binary,
                             .observer_binary = r->observer_binary, .timeout_scale = r->o->timeout_scale,
                             .oracles = r->oracles, .noracles = r->noracles,
                             .case_timeout_ms = options_case_timeout_ms(r->o), .features = r->features,
@@ -38,11 +47,9 @@ static void tap_line(void *ctx, const char *text)
     tap_comment(ctx, "%s", text);
 }
 
-static void wm_command_for(const struct run *r, enum profile p, char *buf, size_t len)
+/* tmpl with {profile} replaced by p's name */
+static void for_profile(const char *tmpl, enum profile p, char *buf, size_t len)
 {
-    char def[PATH_MAX + 64];
-    snprintf(def, sizeof def, "exec '%s/fake-wm/fake-wm' --profile {profile}", r->o->root);
-    const char *tmpl = r->o->wm ? r->o->wm : def;
     size_t o = 0;
     for (const char *c = tmpl; *c && o + 1 < len;) {
         if (!strncmp(c, "{profile}", 9)) {
@@ -52,6 +59,13 @@ static void wm_command_for(const struct run *r, enum profile p, char *buf, size_
             buf[o++] = *c++;
     }
     buf[o < len ? o : len - 1] = 0;
+}
+
+static void wm_command_for(const struct run *r, enum profile p, char *buf, size_t len)
+{
+    char def[PATH_MAX + 64];
+    snprintf(def, sizeof def, "exec '%s/fake-wm/fake-wm' --profile {profile}", r->o->root);
+    for_profile(r->o->wm ? r->o->wm : def, p, buf, len);
 }
 
 static void print_claims(struct run *r)
@@ -207,9 +221,11 @@ static void stop_compositor(struct run *r)
 
 void lifecycle_stop(struct run *r)
 {
+    settle_replaced(r);
     if (r->wm_running)
         stop_compositor(r);
     r->wm_running = false;
+    r->wm_is_replacement = false;
 }
 
 void lifecycle_stop_broken(struct run *r, const char *why)
@@ -307,6 +323,7 @@ static bool start(struct run *r, const char *cmd, enum profile p, char *why, siz
     r->wm_running = true;
     r->wm_ever_ready = true;
     r->wm_profile = p;
+    find_replace_template(r, p);
     print_claims(r);
     results_compositor(r->results, &r->wm, p);
     return true;
@@ -388,6 +405,7 @@ static void find_features(struct run *r, enum profile p)
     }
     if (r->app_not_started[0]) /* the run stops: an application that does not start has no features */
         return;
+    declare_replace(r);
     features_print(fs, tap_line, &r->tap);
     results_features(r->results, fs);
 }
@@ -396,6 +414,11 @@ enum wm_state lifecycle_ensure(struct run *r, enum profile p, char *ended, size_
 {
     char cmd[2048];
     wm_command_for(r, p, cmd, sizeof cmd);
+    if (r->wm_running && r->wm_is_replacement) { /* every case starts from the command given */
+        tap_comment(&r->tap, "starting the compositor afresh: the last case replaced it by a new instance (`%s`)",
+                    r->replace_template);
+        lifecycle_stop(r);
+    }
     bool stopped = r->wm_running && proc_is_stopped(r->wm.proc);
     if (r->wm_running && !strcmp(r->wm.command, cmd) && compositor_alive(&r->wm) && !stopped)
         return WM_READY;
@@ -418,4 +441,149 @@ enum wm_state lifecycle_ensure(struct run *r, enum profile p, char *ended, size_
         return WM_NOT_STARTED;
     find_features(r, p);
     return state;
+}
+
+/* ---- a new instance replacing it in a case (`replace-wm`, ICCCM 2.8) ---- */
+
+/* How long the old instance may take to exit once the new one took its roles, before the harness maps
+ * the window the new one must manage (ICCCM 2.8 asks it to release what it managed and destroy its
+ * selection window; the WMs named here also exit, within milliseconds).  One that stays is stopped
+ * after the case, and meanwhile what it still does is part of the case */
+#define OLD_EXIT_MS 1000
+
+/* How a new instance replaces profile p's compositor: --replace-with, the conf's `replace:`, or the
+ * reference fake-wm's own `--replace` (a command line that runs it); {profile} replaced.  "" with
+ * why_no_replace (a plain reason: the cases that replace it SKIP with it) when there is none. */
+static void find_replace_template(struct run *r, enum profile p)
+{
+    const struct options *o = r->o;
+    char cmd[2048], reference[PATH_MAX + 32];
+    const char *tmpl = NULL;
+    r->replace_template[0] = r->why_no_replace[0] = 0;
+    wm_command_for(r, p, cmd, sizeof cmd);
+    snprintf(reference, sizeof reference, "%s/fake-wm/fake-wm", o->root);
+    if (o->own_xserver)
+        snprintf(r->why_no_replace, sizeof r->why_no_replace, "the compositor brings its own X server, which ends "
+                 "with it: nothing can replace it on that server");
+    else if (o->replace_with)
+        tmpl = o->replace_with;
+    else if (o->wm_named && o->wm_profile.replace[0])
+        tmpl = o->wm_profile.replace;
+    else if (o->wm_named)
+        snprintf(r->why_no_replace, sizeof r->why_no_replace, "compositors/%s.conf names no command that replaces "
+                 "a running instance (`replace:`): %s cannot be replaced here", o->wm_profile.name, o->wm_profile.name);
+    else if (strstr(cmd, reference))
+        snprintf(r->replace_template, sizeof r->replace_template, "%s --replace", cmd);
+    else
+        snprintf(r->why_no_replace, sizeof r->why_no_replace, "the command line names no way to replace a running "
+                 "instance (give one with --replace-with CMD)");
+    if (tmpl)
+        for_profile(tmpl, p, r->replace_template, sizeof r->replace_template);
+}
+
+/* `replace` in the feature table: declared by the command, not probed */
+static void declare_replace(struct run *r)
+{
+    if (r->replace_template[0])
+        features_set(r->features, "replace", FEATURE_PRESENT, "declared", "a new instance replaces it: `%s`",
+                     r->replace_template);
+    else
+        features_set(r->features, "replace", FEATURE_ABSENT, "declared", "%s", r->why_no_replace);
+}
+
+static void settle_replaced(void *ctx)
+{
+    struct run *r = ctx;
+    if (!r->replaced_running)
+        return;
+    compositor_stop(&r->replaced); /* reaped, and what it left (its bus) ended */
+    memset(&r->replaced, 0, sizeof r->replaced);
+    r->replaced_running = false;
+    grabwatch_target(r->wm_running && r->wm.proc ? r->wm.proc->pid : 0); /* compositor_stop cleared it */
+}
+
+/* why the new instance did not take over: its command did not run, it ended, or it was not ready */
+static enum replace_result replace_failure(const struct compositor *fresh)
+{
+    if (!fresh->proc)
+        return REPLACE_NOT_RUN;
+    if (!fresh->proc->exited)
+        return REPLACE_NOT_READY;
+    int st = fresh->proc->status;
+    /* /bin/sh's "not executable" and "not found" */
+    return WIFEXITED(st) && (WEXITSTATUS(st) == 126 || WEXITSTATUS(st) == 127) ? REPLACE_NOT_RUN : REPLACE_NEW_ENDED;
+}
+
+/* the old instance, once the new one is ready (it had OLD_EXIT_MS to go before the new one's window
+ * was mapped): gone, or still there */
+static void describe_old(struct run *r, int64_t ready_us, struct replace_outcome *out)
+{
+    struct proc *old = r->wm.proc;
+    proc_handle_signals();
+    if (!old || old->exited) {
+        char how[128] = "ended";
+        if (old)
+            proc_describe_exit(old, how, sizeof how);
+        out->old_ended = true;
+        out->old_end_ms = old ? (double)(old->exit_us - ready_us) / 1000.0 : 0;
+        snprintf(out->old_how, sizeof out->old_how, "%s %.0f ms %s the new one was ready", how,
+                 out->old_end_ms < 0 ? -out->old_end_ms : out->old_end_ms, out->old_end_ms < 0 ? "before" : "after");
+    } else {
+        snprintf(out->old_how, sizeof out->old_how, "was still running when the new one was ready, %d ms after the "
+                 "new one took its roles (it is stopped after the case)", (int)(OLD_EXIT_MS * r->o->timeout_scale));
+    }
+}
+
+static void replace_now(void *ctx, int within_ms, int cap_ms, struct replace_outcome *out)
+{
+    struct run *r = ctx;
+    memset(out, 0, sizeof *out);
+    settle_replaced(r); /* a second replacement in one case: the first one's old instance goes now */
+    char start_dir[PATH_MAX], err[3000];
+    if (compositor_start_dir(r->tmp_dir, start_dir, sizeof start_dir) < 0)
+        snprintf(start_dir, sizeof start_dir, "%s", r->tmp_dir);
+    struct compositor fresh = {.log_fd = -1};
+    snprintf(fresh.cwd, sizeof fresh.cwd, "%s", start_dir);
+    snprintf(fresh.private_dir, sizeof fresh.private_dir, "%s", start_dir);
+    fresh.env = compositor_profile_env(r->o->wm_named ? &r->o->wm_profile : NULL, r->o->root, start_dir);
+    start_command(r, r->replace_template, start_dir, out->command, sizeof out->command);
+    int deadline = within_ms > 0 ? within_ms : r->o->wm_timeout_ms;
+    if (deadline > cap_ms)
+        deadline = cap_ms;
+    int old_exit_ms = (int)(OLD_EXIT_MS * r->o->timeout_scale);
+    if (compositor_replace(&fresh, &r->wm, &r->x, out->command, r->wm_log, deadline, old_exit_ms, err, sizeof err) <
+        0) {
+        out->result = replace_failure(&fresh);
+        snprintf(out->why, sizeof out->why, "%s", err);
+        compositor_stop(&fresh);
+        bool old_alive = r->wm.proc && compositor_alive(&r->wm);
+        grabwatch_target(old_alive ? r->wm.proc->pid : 0);
+        if (old_alive)
+            snprintf(out->old_how, sizeof out->old_how, "is still running");
+        else if (r->wm.proc)
+            proc_describe_exit(r->wm.proc, out->old_how, sizeof out->old_how);
+        return;
+    }
+    int64_t ready_us = clock_now_us();
+    out->result = REPLACED;
+    out->pid = fresh.proc->pid;
+    out->ready_ms = (double)(fresh.ready_us - fresh.start_us) / 1000.0;
+    describe_old(r, ready_us, out);
+    /* EWMH's _NET_SUPPORTING_WM_CHECK once the old one is done: the replacement's readiness did not
+     * need it (mutter 43.8's old instance deletes it after the new one set it: unset_wm_check_hint
+     * in meta_x11_display_dispose, src/x11/meta-x11-display.c), the log says what it is */
+    xcb_window_t check = compositor_check_window_now(&r->x);
+    snprintf(out->check, sizeof out->check, "%s", !check ? "none" : check == r->wm.check_window ? "old" : "new");
+    /* the new one is the compositor under test from now on, under the command the user gave */
+    snprintf(fresh.command, sizeof fresh.command, "%s", r->wm.command);
+    fresh.starts = r->wm.starts;
+    fresh.own_xserver = r->wm.own_xserver;
+    fresh.conf = r->wm.conf;
+    fresh.screen_oracle = r->wm.screen_oracle;
+    fresh.allow_empty = r->wm.allow_empty;
+    r->replaced = r->wm;
+    r->replaced_running = true;
+    r->wm = fresh;
+    r->wm_is_replacement = true;
+    grabwatch_target(fresh.proc->pid);
 }

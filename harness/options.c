@@ -24,6 +24,11 @@ void options_usage(FILE *f)
           "                      `input:` of a conf: tools/mutter-input), not XTEST into the X server\n"
           "  --resize-trigger T  how `A resize` makes it send sync requests: configure, keyboard,\n"
           "                      pointer or map (default: what the probes find works)\n"
+          "  --replace-with CMD  the command line of a new instance of the compositor that replaces\n"
+          "                      the running one (ICCCM 2.8: `my-wm --replace`), for the cases'\n"
+          "                      replace-wm step; {profile} as in --wm (default: replace: of its\n"
+          "                      conf; the reference fake-wm's command with --replace; else those\n"
+          "                      cases SKIP)\n"
           "  --client CMD        test an application instead of a compositor: the client cases\n"
           "                      (cases/client/) run CMD (a shell command line, or NAME of\n"
           "                      clients/NAME.conf: --list-clients) against the reference\n"
@@ -191,6 +196,7 @@ int options_parse(int argc, char **argv, struct options *o)
         {"client", required_argument, 0, 'A'},    {"list-clients", no_argument, 0, 'L'},
         {"allow-empty", no_argument, 0, 'Y'},     {"fail-on", required_argument, 0, 'X'},
         {"xserver", required_argument, 0, 'x'},   {"input", required_argument, 0, 'I'},
+        {"replace-with", required_argument, 0, 'B'},
         {0, 0, 0, 0}};
     defaults(o);
     bool list = false, coverage = false, probe = false;
@@ -204,6 +210,7 @@ int options_parse(int argc, char **argv, struct options *o)
         case 'F': o->features_file = optarg; break;
         case 'A': o->client = optarg; break;
         case 'I': o->input = optarg; break;
+        case 'B': o->replace_with = optarg; break;
         case 'o': snprintf(o->out_dir, sizeof o->out_dir, "%s", optarg); break;
         case 'c': snprintf(o->cases_dir, sizeof o->cases_dir, "%s", optarg); break;
         case 'l': list = true; break;

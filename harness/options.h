@@ -33,6 +33,8 @@ struct options {
     int wm_named;                /* 1 when --wm named one */
     const char *features_file;   /* --features FILE: the probed table (the runner's probe pass) */
     const char *resize_trigger;  /* --resize-trigger T (or resize-trigger: of the conf) */
+    const char *replace_with;    /* --replace-with CMD: a new instance that replaces the running one (or
+                                    replace: of the conf; the reference fake-wm: its command + --replace) */
     bool own_xserver;            /* --xserver own (or xserver: own): the compositor brings its X server */
     const char *xserver;         /* --xserver as given, or NULL */
     const char *input;           /* --input CMD (or input: of the conf): the helper that puts input into

@@ -28,6 +28,7 @@ struct rec_state {
     unsigned int enable_seq;
     bool started, broken;
     uint32_t wm_base, cm_base;
+    uint32_t old_wm_base, old_cm_base; /* the instance a `replace-wm` replaced: still the compositor's */
     struct { uint32_t base; char name[16]; } clients[MAX_BASES];
     int nclients;
     struct { uint32_t atom; char *name; } atoms[ATOM_CACHE];
@@ -76,7 +77,8 @@ static void deliver(void *p, uint32_t server_time, const uint8_t *req, size_t le
     if (rec_format_request(req, len, d->swapped, st->sync_major, atom_name_cached, st, line, sizeof line) < 0)
         return;
     const char *by = "other", *from = NULL;
-    if (d->base && (d->base == st->wm_base || d->base == st->cm_base))
+    if (d->base && (d->base == st->wm_base || d->base == st->cm_base || d->base == st->old_wm_base ||
+                    d->base == st->old_cm_base))
         by = "wm";
     else
         for (int i = 0; i < st->nclients; i++)
@@ -138,6 +140,15 @@ static void rec_observe(struct oracle *o, struct session *s, const struct record
 {
     (void)s;
     struct rec_state *st = o->state;
+    if (!strcmp(r->source, "harness") && !strcmp(r->kind, "wm-replaced")) {
+        /* a new instance of the compositor took over: its requests are the compositor's too (also
+         * those already made, not yet read: it adopted the windows before it was ready) */
+        st->old_wm_base = st->wm_base, st->old_cm_base = st->cm_base;
+        st->wm_base = owner_base(st, "WM_S0");
+        st->cm_base = owner_base(st, "_NET_WM_CM_S0");
+        take_replies(st);
+        return;
+    }
     const char *cmd = record_get(r, "cmd"), *win = record_get(r, "window");
     if (strcmp(r->kind, "done") || !cmd || strcmp(cmd, "create") || !win)
         return;
@@ -161,6 +172,7 @@ static void rec_case_begin(struct oracle *o, struct session *s)
     take_replies(st); /* what happened between cases belongs to no case */
     st->s = s;
     st->nclients = 0;
+    st->old_wm_base = st->old_cm_base = 0;
     st->wm_base = owner_base(st, "WM_S0");
     st->cm_base = owner_base(st, "_NET_WM_CM_S0");
 }

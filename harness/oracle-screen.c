@@ -216,6 +216,17 @@ static void scr_readable(struct oracle *o, struct session *s)
 static void scr_observe(struct oracle *o, struct session *s, const struct record *r)
 {
     struct scr_state *st = o->state;
+    if (st->active && !strcmp(r->source, "harness") && !strcmp(r->kind, "wm-replaced")) {
+        /* a new compositor took over: every window as it shows now, whether or not it changed */
+        st->s = s;
+        for (int i = 0; i < st->wt.nwins; i++)
+            if (!st->wt.wins[i].gone) {
+                st->wt.wins[i].force = "replaced";
+                st->wt.wins[i].geom_dirty = true;
+            }
+        process(st, false, "replaced");
+        return;
+    }
     if (!st->active || !strcmp(r->source, "harness") || !strcmp(r->source, "wm"))
         return;
     st->s = s;

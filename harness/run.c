@@ -60,6 +60,7 @@ static bool run_step(struct ctx *c, const struct step *st)
     case STEP_NONE: return run_step_wait(c, st, true);
     case STEP_EXPECT: return run_step_expect(c, st);
     case STEP_REQUIRE: return run_step_require(c, st);
+    case STEP_REPLACE: return run_step_replace(c, st);
     }
     return false;
 }

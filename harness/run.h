@@ -12,6 +12,39 @@
 #include "session.h"
 #include "xserver.h"
 
+/* What became of a `replace-wm` step (a new instance of the compositor replacing the running one,
+ * ICCCM 2.8): filled by the replacer (lifecycle.c). */
+enum replace_result {
+    REPLACED,           /* the new one is ready: it is the compositor under test from now on */
+    REPLACE_NEW_ENDED,  /* the new one ended before it was ready */
+    REPLACE_NOT_READY,  /* the new one did not take the roles (or manage a window) in time */
+    REPLACE_NOT_RUN,    /* its command could not be run (not found, not executable): an input error */
+};
+struct replace_outcome {
+    enum replace_result result;
+    char command[2048];      /* the new instance's command line */
+    char why[3000];          /* not replaced: what the new one did, with the tail of its output */
+    double ready_ms;         /* replaced: from its launch to its readiness */
+    int pid;
+    bool old_ended;          /* the old one exited (reaped) within the bound, or had already */
+    char old_how[160];       /* "exited with status 0", or "still running N ms after ..." */
+    double old_end_ms;       /* from the new one's readiness to the old one's end (<0: before it) */
+    char check[160];         /* replaced: what the root's _NET_SUPPORTING_WM_CHECK names once the old one
+                                ended (EWMH: the WM's own window), for the log */
+};
+
+/* The compositor under test replaced by a new instance of itself mid-case (the `replace-wm` step). */
+struct wm_replacer {
+    /* Launches the new instance, waits up to within_ms (0: as long as for a start, --wm-timeout; never
+     * more than cap_ms) for it to be ready (as at a start: its roles, then a window managed), then up
+     * to a bound for the old one to exit, and makes the new one the
+     * compositor under test (env->wm).  The old one, if it still runs, is left for settle. */
+    void (*replace)(void *ctx, int within_ms, int cap_ms, struct replace_outcome *out);
+    /* After a run of a case: the old instances still running are stopped (the new one stays the
+     * compositor until the run ends; the next case gets a fresh start). */
+    void (*settle)(void *ctx);
+    void *ctx;
+};
 
 struct run_env {
     struct xserver *x;
@@ -33,6 +66,7 @@ struct run_env {
                                  are UNRESOLVED), or NULL */
     bool *app_ever_mapped;    /* --client: the application under test mapped a window in some run of
                                  this process (it starts); NULL: no application */
+    const struct wm_replacer *replacer; /* the `replace-wm` step; NULL: nothing can replace it here */
 };
 
 struct result {

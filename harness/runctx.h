@@ -1,8 +1,9 @@
 /* The parts of harness/run.c's case runner, one file each: the context a running case carries
  * and the helpers every part uses (here; runctx.c), the wait and none steps (run-wait.c), the
- * steps that read the probed features and _NET_SUPPORTED (run-features.c), and the fake clients'
- * commands with the resize trigger (run-command.c).  run.c calls the steps, the steps call the
- * helpers: no part calls back into run.c.  Internal to those five files. */
+ * steps that read the probed features and _NET_SUPPORTED (run-features.c), the fake clients'
+ * commands with the resize trigger (run-command.c), and the compositor replaced mid-case
+ * (run-replace.c).  run.c calls the steps, the steps call the helpers: no part calls back into
+ * run.c.  Internal to those six files. */
 #ifndef FRAMESYNC_RUNCTX_H
 #define FRAMESYNC_RUNCTX_H
 
@@ -58,5 +59,6 @@ int run_step_applies(struct ctx *c, const struct step *st);
 /* require FEATURE (want) / require no FEATURE: true when it holds, else the SKIP or UNRESOLVED. */
 bool run_require_feature(struct ctx *c, const struct step *st, const char *name, bool want);
 bool run_step_command(struct ctx *c, const struct step *st);                /* run-command.c */
+bool run_step_replace(struct ctx *c, const struct step *st);                /* run-replace.c */
 
 #endif

@@ -57,6 +57,15 @@ struct run {
     char wm_failed_reason[3000];
     enum profile wm_profile;        /* the profile it was started for */
     char wm_stopped_why[700];       /* why the run stopped it (a crash or hang in a case): the restart says so */
+    /* a case's `replace-wm` (lifecycle.c): how to start a replacement ({profile} replaced; "": no
+     * way, why_no_replace says why), the instance it replaced until the case is over, and whether
+     * the running one is a replacement (the next case then starts it afresh) */
+    char replace_template[2048];
+    char why_no_replace[512];
+    struct compositor replaced;
+    bool replaced_running;
+    bool wm_is_replacement;
+    struct wm_replacer replacer;
     /* what it implements: one table per compositor command (fake-wm's differs per profile) */
     struct features **tables;
     int ntables;

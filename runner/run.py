@@ -135,7 +135,7 @@ def read_options():
     ap.add_argument("--allow-empty", action="store_true")
     ap.add_argument("--features")
     ap.add_argument("--cases")
-    for name in ("--wm", "--ready", "--wm-timeout", "--timeout-scale"):   # what a re-run keeps
+    for name in ("--wm", "--ready", "--wm-timeout", "--timeout-scale", "--replace-with"):   # what a re-run keeps
         ap.add_argument(name)
     for name in DELEGATED:
         ap.add_argument(name, action="store_true")
@@ -431,7 +431,7 @@ def gate(opts, results_json, rc):
     argv += ["--baseline", opts.baseline] if opts.baseline else []
     argv += ["--update-baseline", opts.update_baseline] if opts.update_baseline else []
     keep = []   # re-runs reach the same compositor and cases
-    for name in ("wm", "ready", "wm_timeout", "cases", "timeout_scale"):
+    for name in ("wm", "ready", "wm_timeout", "cases", "timeout_scale", "replace_with"):
         if getattr(opts, name) is not None:
             keep += ["--" + name.replace("_", "-"), getattr(opts, name)]
     return baseline.main(argv, rerun_args=keep)

@@ -15,6 +15,24 @@ static bool only_hold(const char *name)
     return !strcmp(name, "hold");
 }
 
+/* `replace-wm [within MS] [as VAR]`: a step of its own, whose record a later step may name */
+static void test_replace_step(void **state)
+{
+    (void)state;
+    struct testcase *tc = parse(HDR1 "client A\nreplace-wm\nreplace-wm within 4000 as rep\ncheck c/one\n"
+                                     "wait A x after=rep within 100\n");
+    if (!tc)
+        fail_msg("parse failed: %s", err);
+    assert_int_equal(tc->steps[1].kind, STEP_REPLACE);
+    assert_int_equal(tc->steps[1].ms, 0);
+    assert_null(tc->steps[1].as);
+    assert_int_equal(tc->steps[2].kind, STEP_REPLACE);
+    assert_int_equal(tc->steps[2].ms, 4000);
+    assert_string_equal(tc->steps[2].as, "rep");
+    assert_int_equal(case_count_checks(tc), 1);
+    case_free(tc);
+}
+
 /* `require wait|none ...` is an observation that decides whether the case applies, not a check. */
 static void test_require_observation(void **state)
 {
@@ -50,6 +68,11 @@ static void test_err_check_and_setup(void **state)
     expect_error(HDR1 "client A\nwhen\n", 7, "expected `when FEATURE STEP`");
     expect_error(HDR1 "client A\nwhen hold expect 1 == 1\n", 7, "`when` takes a command, a client, or a wait/none");
     expect_error(HDR1 "client A\nmark\n", 7, "expected `mark NAME`");
+    expect_error(HDR1 "client A\nreplace-wm now\n", 7, "expected `replace-wm [within MS] [as NAME]`, found `now` alone");
+    expect_error(HDR1 "client A\nreplace-wm as 9\n", 7, "expected a name after `as`");
+    expect_error(HDR1 "client A\nreplace-wm within 0\n", 7, "`within 0`: the new instance needs some time");
+    expect_error(HDR1 "client A\nreplace-wm within 5 within 6\n", 7, "expected `replace-wm [within MS] [as NAME]`, found `within`");
+    expect_error(HDR1 "client A\nwhen hold replace-wm\n", 7, "`when` takes a command, a client, or a wait/none");
     expect_error(HDR1 "client A\nA resize 10\n", 7, "expected `A resize W H [hold] [via TRIGGER] [within MS]`");
     expect_error(HDR1 "client A\nA resize 10 0\n", 7, "expected a size 1..32767 in `resize`, found `0`");
     expect_error(HDR1 "client A\nA resize 10 10 via sideways\n", 7, "expected `hold`, `within MS` or `via");
@@ -81,7 +104,7 @@ static void test_err_unknown_client(void **state)
     expect_error(HDR1 "client A\nnone B map-notify for 100\n", 7, "`B` is not a client of this case");
     /* a command for an undeclared client is not a step at all */
     expect_error(HDR1 "client A\nB map\n", 7,
-                 "expected a step (client, wait, none, expect, check, mark, require, when, unless, or a "
+                 "expected a step (client, wait, none, expect, check, mark, replace-wm, require, when, unless, or a "
                  "declared client's name and a command), found `B`");
     /* declared later does not count */
     expect_error(HDR1 "wait A map-notify within 100\nclient A\n", 6, "`A` is not a client");
@@ -227,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_err_unbound_in_before_after),
         cmocka_unit_test(test_err_unbound_in_filter),
         cmocka_unit_test(test_err_bad_duration),
+        cmocka_unit_test(test_replace_step),
         cmocka_unit_test(test_err_missing_within),
         cmocka_unit_test(test_err_wait_tail),
         cmocka_unit_test(test_err_expect_shape),

@@ -104,7 +104,8 @@ static void test_compositor_every_key(void **state)
     (void)state;
     write_file("# a comment\ncommand:  dbus-run-session --config-file=x -- env A=1 my-wm --replace\n"
                "env: XDG_RUNTIME_DIR={tmpdir}\nready: wm+cm\ncomposites: yes\nresize-trigger: keyboard\n"
-               "packages: my-wm\nnotes: n1\nnotes: n2\npacing: --vblank=off\npacing: (pinned)\n");
+               "packages: my-wm\nnotes: n1\nnotes: n2\npacing: --vblank=off\npacing: (pinned)\n"
+               "replace: my-wm --replace --profile {profile}\n");
     struct compositor_profile p;
     char err[1024] = "";
     assert_int_equal(compositor_profile_parse(path, &p, err, sizeof err), 0);
@@ -115,6 +116,7 @@ static void test_compositor_every_key(void **state)
     assert_string_equal(p.binary, "my-wm"); /* derived past dbus-run-session ... --, env, A=1 */
     assert_string_equal(p.notes, "n1 n2");
     assert_string_equal(p.pacing, "--vblank=off (pinned)");
+    assert_string_equal(p.replace, "my-wm --replace --profile {profile}");
     free(p.env[0]);
 }
 
@@ -156,6 +158,9 @@ static void test_compositor_errors(void **state)
     expect_error(parse_wm, "command: a\nenv: 1A=2\n", 2, "`env:` takes NAME=VALUE, got `1A=2`");
     expect_error(parse_wm, "command: a\ncommand: b\n", 2, "a second `command:`");
     expect_error(parse_wm, "command: a\ncolour: red\n", 2, "unknown key `colour:`");
+    expect_error(parse_wm, "command: a\nreplace: a --replace\nreplace: b\n", 3, "a second `replace:`");
+    expect_error(parse_wm, "command: a {report}\nxserver: own\nready: wm\ncomposites: no\nreplace: a --replace\n", 5,
+                 "`replace:` is for a compositor on the suite's Xvfb");
     char long_line[5000];
     memset(long_line, 'x', sizeof long_line - 2);
     memcpy(long_line, "notes: ", 7);
