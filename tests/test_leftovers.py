@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-from leftovers import client, compositor, inputs, isolation, own_server, signals
+from leftovers import client, compositor, inputs, isolation, own_server, replace, signals
 from leftovers.sandbox import BAD_WM, FAKE_WM, HARNESS, MODEL_APP, Ctx, become_subreaper, daemon_alive, wait_until_clean
 
 VERBOSE = False
@@ -46,7 +46,9 @@ TESTS = [("pass", compositor.t_pass), ("fail", compositor.t_fail),
          ("client-not-installed", client.t_client_not_installed), ("client-crash", client.t_client_crash),
          ("sigint-during-probes", signals.t_sigint_during_probes),
          ("sigterm-client-probes", signals.t_sigterm_while_client_probed), ("isolated-wm", isolation.t_isolated_wm),
-         ("isolated-client", isolation.t_isolated_client), ("isolated-sigkill", isolation.t_isolated_sigkill)]
+         ("isolated-client", isolation.t_isolated_client), ("isolated-sigkill", isolation.t_isolated_sigkill),
+         ("replace-pass", replace.t_replace_pass), ("replace-zombie", replace.t_replace_zombie),
+         ("replace-new-ends", replace.t_replace_new_ends), ("replace-sigint", replace.t_replace_sigint)]
 
 
 def main():

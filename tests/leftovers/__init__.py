@@ -7,4 +7,5 @@
     own_server.py  a compositor that brings its own X server
     client.py      the application under test (--client) that does not start, or crashes
     isolation.py   the private home and session bus of what the suite starts, and its daemons
+    replace.py     a compositor replaced mid-case (replace-wm): the old and the new instance both reaped
 """
