@@ -2,6 +2,7 @@
 #include "clock.h"
 #include "compositor-profile.h"
 #include "grabwatch.h"
+#include "xhelpers.h"
 #include "xutil.h"
 
 #include <errno.h>
@@ -41,16 +42,41 @@ static xcb_window_t valid_check_window(xcb_connection_t *conn, xcb_window_t root
     return XCB_NONE;
 }
 
+/* The events of the connection that watch_roles asked for: a selection set since the launch (XFixes
+ * SetSelectionOwner, owner not None) was set by the new compositor, even with the old owner's XID:
+ * a replacement's connection may get the client ID range the old one's had (seen: fake-wm's
+ * _NET_WM_CM_S0 window, made after the old instance exited, had its XID).  The number of events. */
+static int take_role_events(struct compositor *c, struct xserver *x)
+{
+    const xcb_query_extension_reply_t *xf = xcb_get_extension_data(x->conn, &xcb_xfixes_id);
+    xcb_generic_event_t *e;
+    int n = 0;
+    while ((e = xcb_poll_for_event(x->conn))) {
+        xcb_xfixes_selection_notify_event_t *s = (xcb_xfixes_selection_notify_event_t *)e;
+        if (xf && xf->present && (e->response_type & 0x7F) == xf->first_event + XCB_XFIXES_SELECTION_NOTIFY &&
+            s->subtype == XCB_XFIXES_SELECTION_EVENT_SET_SELECTION_OWNER && s->owner != XCB_NONE) {
+            if (s->selection == xu_atom(x->conn, "WM_S0"))
+                c->wm_set = true;
+            else if (s->selection == xu_atom(x->conn, "_NET_WM_CM_S0"))
+                c->cm_set = true;
+        }
+        free(e);
+        n++;
+    }
+    return n;
+}
+
 /* What the new compositor has taken so far: READY_WM, READY_CM, both or 0. */
 static unsigned taken(struct compositor *c, struct xserver *x, xcb_window_t wm_before, xcb_window_t cm_before)
 {
     xcb_window_t root = x->screen->root;
+    take_role_events(c, x);
     c->wm_owner = xu_selection_owner(x->conn, "WM_S0");
     c->cm_owner = xu_selection_owner(x->conn, "_NET_WM_CM_S0");
     c->check_window = valid_check_window(x->conn, root);
     bool checked = c->check_window && c->check_window != c->check_before;
-    bool wm = c->wm_owner && c->wm_owner != wm_before && (checked || c->replacing);
-    bool cm = c->cm_owner && c->cm_owner != cm_before;
+    bool wm = c->wm_owner && (c->wm_owner != wm_before || c->wm_set) && (checked || c->replacing);
+    bool cm = c->cm_owner && (c->cm_owner != cm_before || c->cm_set);
     return (wm ? READY_WM : 0) | (cm ? READY_CM : 0);
 }
 
@@ -176,7 +202,7 @@ static int wait_for_roles(struct compositor *c, struct xserver *x, xcb_window_t 
         /* Events that arrived during taken()'s round trips are in xcb's queue, not in the
          * socket, so poll() would not see them: re-check at once when there were any.  The
          * periodic re-check covers a WM whose readiness sends this connection no event. */
-        if (xu_drain_events(x->conn) > 0)
+        if (take_role_events(c, x) > 0)
             continue;
         struct pollfd pfd[2] = {{.fd = xfd, .events = POLLIN}, {.fd = proc_signal_fd(), .events = POLLIN}};
         poll(pfd, 2, left + 1 < READY_RECHECK_MS ? (int)left + 1 : READY_RECHECK_MS);
@@ -332,6 +358,9 @@ int compositor_replace(struct compositor *c, const struct compositor *old, struc
 {
     xcb_window_t wm_before, cm_before;
     watch_roles(x, &wm_before, &cm_before); /* old's, until the new one takes them */
+    xh_round_trip(x->conn);
+    take_role_events(c, x); /* what happened before its launch is not its doing */
+    c->wm_set = c->cm_set = false;
     c->check_before = old->check_window;    /* it may stay valid until old has gone */
     c->replacing = true;
     if (spawn(c, command, old->ready, log_path, err, errlen) < 0)

@@ -43,6 +43,7 @@ struct compositor {
     /* what it claims, read once ready */
     xcb_window_t wm_owner, cm_owner, check_window;
     xcb_window_t check_before;   /* a replacement: the old instance's check window, not this one's */
+    bool wm_set, cm_set;         /* WM_S0 / _NET_WM_CM_S0 set (to a window) since its launch (XFixes) */
     bool replacing;              /* a replacement: WM_S0 taken from the old owner is enough for the WM
                                     role (the old one may remove the root's _NET_SUPPORTING_WM_CHECK as
                                     it goes: mutter 43.8 does), the probe window then shows it manages */
