@@ -24,6 +24,8 @@ bool comp_live(void);
 void comp_retry_start(int64_t now);
 int64_t comp_retry_deadline(void);   /* -1: no retry due */
 static inline bool compositing(void) { return opt.composite && comp_live(); }
+/* faults replaced-keeps-*: the zombie keeps its holds until the counter says (replace.c) */
+void comp_no_hold_timeout(void);
 /* ICCCM 2.8, losing _NET_WM_CM_S0 or WM_S0: the redirection and the overlay given back and the
  * _NET_WM_CM_S0 window destroyed, waited for (replace.c exits after) */
 void comp_release(void);
@@ -35,6 +37,8 @@ void comp_window_unmapped(struct win *w);
 void comp_window_configured(struct win *w, bool resized, bool moved_or_restacked);
 void comp_window_destroyed(struct win *w);
 void comp_handle_event(xcb_generic_event_t *ev);
+/* _NET_WM_CM_S0 was taken by a new manager since the last call (a SelectionClear) */
+bool comp_selection_lost(void);
 
 /* comphold.c: the update counter (the second of two) changed, or went away */
 void comp_counter_changed(struct win *w, int64_t old, int64_t value);

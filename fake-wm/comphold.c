@@ -14,7 +14,6 @@
 #include "fences.h"
 #include "log.h"
 #include "pictures.h"
-#include "replace.h"
 #include "stage.h"
 #include "state.h"
 #include "variants.h"
@@ -49,11 +48,16 @@ bool kept(const struct win *w)
     return held(w) || stage_holding(w) || w->resize_frozen || w->freeze_left || embedded_holds(w);
 }
 
+/* the replaced zombie of the faults replaced-keeps-* runs no hold timeout */
+static bool no_hold_timeout;
+
+void comp_no_hold_timeout(void) { no_hold_timeout = true; }
+
 /* a hold that ends by itself after --hold-timeout-ms (a frozen screen's hold never does, nor a
  * replaced zombie's: it runs none of its timers, so it shows only what the counter says) */
 bool hold_may_expire(const struct win *w)
 {
-    return in_update(w) && !w->hold_expired && !w->hold_left && !replace_zombie() && !FAULT(BLOCK_FOREVER) && w->mapped && !FAULT(NO_HOLD) &&
+    return in_update(w) && !w->hold_expired && !w->hold_left && !no_hold_timeout && !FAULT(BLOCK_FOREVER) && w->mapped && !FAULT(NO_HOLD) &&
            !frozen;
 }
 

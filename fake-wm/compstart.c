@@ -2,7 +2,7 @@
  * _NET_WM_CM_S0 owner, whose property stamps the paints), the redirection of the root's children
  * (manual) and the overlay window, the pictures, the windows already there, a first paint, then
  * _NET_WM_CM_S0 announced with MANAGER; with --replace, _NET_WM_CM_S0 taken from the old compositor
- * first (replace.h), and the rest deferred while that one still redirects. */
+ * first (selection_take_over), and the rest deferred while that one still redirects. */
 #include "comp.h"
 #include "compint.h"
 
@@ -11,7 +11,6 @@
 #include "log.h"
 #include "outputs.h"
 #include "pictures.h"
-#include "replace.h"
 #include "selection.h"
 #include "state.h"
 
@@ -176,7 +175,7 @@ void comp_start(void (*wm_catch_up)(void))
     stamps_start(stamp_win);
     catch_up = wm_catch_up;
     if (opt.replace)
-        replace_take_over(X.pc, stamp_win, A_NET_WM_CM_S0, X.last_time);
+        selection_take_over(X.pc, stamp_win, A_NET_WM_CM_S0, X.last_time);
     if (redirect()) {
         go_live();
         return;

@@ -11,7 +11,6 @@
 #include "log.h"
 #include "outputs.h"
 #include "pictures.h"
-#include "replace.h"
 #include "selection.h"
 #include "stage.h"
 #include "state.h"
@@ -126,6 +125,15 @@ void comp_window_destroyed(struct win *w)
 }
 
 /* ---- events on the compositor connection ---- */
+static bool cm_lost;
+
+bool comp_selection_lost(void)
+{
+    bool lost = cm_lost;
+    cm_lost = false;
+    return lost;
+}
+
 void comp_handle_event(xcb_generic_event_t *ev)
 {
     uint8_t type = ev->response_type & 0x7f;
@@ -163,7 +171,7 @@ void comp_handle_event(xcb_generic_event_t *ev)
     case XCB_SELECTION_CLEAR: {
         xcb_selection_clear_event_t *e = (xcb_selection_clear_event_t *)ev;
         if (e->selection == atom(A_NET_WM_CM_S0))
-            replace_lost(A_NET_WM_CM_S0);
+            cm_lost = true; /* the top hands it to replace.c, a layer above */
         return;
     }
     case XCB_SELECTION_REQUEST: {

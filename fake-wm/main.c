@@ -9,6 +9,7 @@
 #include "log.h"
 #include "moveresize.h"
 #include "options.h"
+#include "replace.h"
 #include "state.h"
 #include "sync.h"
 #include "variants.h"
@@ -168,6 +169,8 @@ static int work(int sfd, bool *more)
         logmsg("X connection closed, exiting");
         return 0;
     }
+    if (X.pc && comp_selection_lost())
+        replace_lost(A_NET_WM_CM_S0); /* exits, or leaves the faults' zombie */
     int64_t now = clock_now_us();
     check_timers(now);
     x_flush();

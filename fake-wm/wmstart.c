@@ -4,7 +4,6 @@
 #include "faults.h"
 #include "features.h"
 #include "log.h"
-#include "replace.h"
 #include "selection.h"
 #include "state.h"
 #include "sync.h"
@@ -180,7 +179,7 @@ static void become_wm(xcb_timestamp_t t)
     /* --replace: WM_S0 first, and the old WM gone (it deselects SubstructureRedirect before it
      * destroys its WM_S0 window, ICCCM 2.8); announced below, once this one manages */
     if (opt.replace)
-        replace_take_over(X.c, X.check_win, A_WM_S0, t);
+        selection_take_over(X.c, X.check_win, A_WM_S0, t);
     /* SubstructureRedirect fails if another WM has it */
     uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY |
                     XCB_EVENT_MASK_PROPERTY_CHANGE;
