@@ -20,6 +20,9 @@ from runner.results import RunResults  # noqa: E402
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 OWN_WM = os.path.join(ROOT, "tests", "own-xserver-wm.sh")
 JOBS = "2"
+# a compositor that brings its own X server ends it when it ends: no other instance can replace it
+# there, so the replace-wm cases SKIP with this reason (harness/lifecycle.c), and pass normally
+OWN_SERVER_SKIP = "brings its own X server, which ends with it"
 
 
 def run(out, extra):
@@ -42,6 +45,8 @@ def main():
     problems = []
     for key in sorted(set(normal) | set(own)):
         a, b = normal.get(key), own.get(key)
+        if a and b and a[0] == "PASS" and b[0] == "SKIP" and OWN_SERVER_SKIP in b[1]:
+            continue  # the one difference there must be: the cases that replace the WM (replace-wm)
         if a is None or b is None or a[0] != b[0]:
             problems.append("%s [%s]: normal %s, own X server %s%s" % (
                 key[0], key[1], a[0] if a else "not run", b[0] if b else "not run",
