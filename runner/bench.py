@@ -18,7 +18,7 @@ import traceback
 
 from runner import paths
 from runner.reports import bench_html, bench_summary
-from runner.workers import child_setup
+from runner.workers import dies_with_us
 
 EXIT_USAGE = 2
 
@@ -187,10 +187,9 @@ class Session:
         self.commands.append(cmd)
         started = time.monotonic()
         with open(os.path.join(self.logs, run_id + ".log"), "w") as log:
-            parent = os.getpid()  # the session program dies with the runner, even by SIGKILL
+            # the session program dies with the runner, even by SIGKILL
             self.child = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                          stderr=subprocess.PIPE, text=True,
-                                          preexec_fn=lambda: child_setup(parent))
+                                          stderr=subprocess.PIPE, text=True, preexec_fn=dies_with_us())
             done = 0
             self.progress.show("rep %d  %s  %s" % (rep + 1, wm, cells[0]))
             for line in self.child.stderr:

@@ -12,7 +12,7 @@ import time
 from runner import baseline as bl
 from runner.paths import HARNESS
 from runner.results import RunResults, findings
-from runner.workers import child_setup
+from runner.workers import dies_with_us
 
 
 def logger(prefix):
@@ -58,10 +58,8 @@ def run_one(name, target, out_root, reruns, reuse, log, extra=(), annotate=None)
         with open(os.path.join(out, "tap.txt"), "w") as tap:
             # the harness dies with the matrix (SIGTERM: it stops its Xvfb and compositor), also
             # when the matrix is killed: it was left running a whole suite after a SIGTERM
-            parent = os.getpid()
             rc = subprocess.run([HARNESS] + list(target) + ["--out", out] + list(extra),
-                                stdout=tap, stderr=subprocess.STDOUT,
-                                preexec_fn=lambda: child_setup(parent)).returncode
+                                stdout=tap, stderr=subprocess.STDOUT, preexec_fn=dies_with_us()).returncode
     run = {"name": name, "rc": rc, "wall": time.monotonic() - start, "out": out, "results": {}, "doc": None}
     try:
         run["doc"] = bl.load_results(os.path.join(out, "results.json"))

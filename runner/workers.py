@@ -26,11 +26,16 @@ def child_setup(parent):
         os._exit(1)
 
 
+def dies_with_us():
+    """A preexec_fn for a child that must die with this process (child_setup)."""
+    parent = os.getpid()
+    return lambda: child_setup(parent)
+
+
 def spawn(cmd):
     """A harness process of the run: its own session, no stdin, stdout and stderr piped."""
-    parent = os.getpid()
     return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True, preexec_fn=lambda: child_setup(parent))
+                            start_new_session=True, preexec_fn=dies_with_us())
 
 
 def kill(proc, sig):
