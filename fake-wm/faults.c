@@ -130,6 +130,11 @@ const struct fault_desc fault_table[F_COUNT] = {
      "once a request to a window times out, that window's resizes never get a sync request again, also after "
      "the client's late answer (xfwm4 4.18: clientXSyncTimeout clears CLIENT_FLAG_XSYNC_ENABLED for good; "
      "Cinnamon's muffin stopped syncing a window whose answer came late, HumbleUI/JWM#219)"},
+    {F_ANSWER_AFTER_RESIZE_IGNORED, "answer-after-resize-ignored", "ewmh-1.5/basic/request-before-configure",
+     "an answer that comes after the interactive resize ended leaves the request's timer running; when it "
+     "passes, the window's resizes get no sync request until its counter changes (muffin 4.8-5.2: "
+     "meta_window_update_sync_request_counter, src/core/window.c, removes the timeout only while the resize "
+     "grab runs, and sync_request_timeout then sets disable_sync: HumbleUI/JWM#219)"},
     {F_UNWAITED_AFTER_TIMEOUT, "unwaited-after-timeout", "ewmh-1.5/basic/wait-for-counter",
      "once a request to a window times out, it still sends that window a request before each resize but no "
      "longer waits for the answers: the next resize follows at once"},

@@ -7,7 +7,9 @@
 #include "comp.h"
 #include "counters.h"
 #include "faults.h"
+#include "keyresize.h"
 #include "log.h"
+#include "pointerresize.h"
 #include "state.h"
 #include "winops.h"
 #include "xhelpers.h"
@@ -107,6 +109,24 @@ static void follow_notify(struct win *w, struct follow *f, const xcb_sync_alarm_
     follow_update(w, f, xh_sync_value(ev->counter_value));
 }
 
+static bool resize_running_on(const struct win *w)
+{
+    xcb_window_t which = XCB_NONE;
+    return (ptr_resize_running(&which) || kbd_resize_running(&which)) && which == w->id;
+}
+
+/* fault answer-after-resize-ignored: muffin 4.8-5.2 takes an answer as the end of the wait only
+ * while the window's resize grab runs; after it, the request's timeout stays and fires */
+static void keep_timer_outside_resize(struct win *w)
+{
+    if (!FAULT(ANSWER_AFTER_RESIZE_IGNORED) || resize_running_on(w))
+        return;
+    w->stale_timer_at = w->wait_deadline;
+    logmsg("window %u: answered after its interactive resize ended: the request's timer keeps running "
+           "(fault answer-after-resize-ignored)",
+           w->id);
+}
+
 bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev)
 {
     for (int i = 0; i < nstack; i++) {
@@ -146,6 +166,7 @@ bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev)
             if (v >= w->wait_value) {
                 logmsg("window %u: counter %u reached %lld (value %lld)", w->id, w->req_counter,
                        (long long)w->wait_value, (long long)v);
+                keep_timer_outside_resize(w);
                 sync_wait_done(w, "reached");
             }
             return true;
@@ -183,10 +204,24 @@ static void turn_sync_off(struct win *w)
                                 : "unsynced-after-timeout: until its counter moves from its value now");
 }
 
+static void stale_timer_fired(struct win *w)
+{
+    w->stale_timer_at = 0;
+    w->unsynced = true;
+    w->unsynced_for_good = false;
+    if (!counter_query(w->req_counter, &w->unsynced_value))
+        w->unsynced_value = 0;
+    logmsg("window %u: the answered request's timer passed: sync off for this window until its counter moves "
+           "(fault answer-after-resize-ignored)",
+           w->id);
+}
+
 void sync_check_timers(int64_t now)
 {
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
+        if (w->stale_timer_at && now >= w->stale_timer_at)
+            stale_timer_fired(w);
         if (w->configure_held && now >= w->held_until)
             sync_apply_held(w);
         if (w->waiting && now >= w->wait_deadline) {
@@ -208,6 +243,8 @@ int64_t sync_next_deadline(void)
             d = w->wait_deadline;
         if (w->configure_held && (d < 0 || w->held_until < d))
             d = w->held_until;
+        if (w->stale_timer_at && (d < 0 || w->stale_timer_at < d))
+            d = w->stale_timer_at;
     }
     return d;
 }

@@ -95,6 +95,7 @@ struct win {
     bool unsynced;
     bool unsynced_for_good;
     int64_t unsynced_value;
+    int64_t stale_timer_at;   /* fault answer-after-resize-ignored: the answered request's timer (0: none) */
     bool unwaited;            /* fault unwaited-after-timeout: its requests are no longer waited for */
     bool adopted_unsynced;    /* fault adopted-unsynced: adopted at start-up, its resizes get no request */
     struct follow freq;       /* extended: follows req_counter */
