@@ -19,6 +19,9 @@ X_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 COMMON_SRC   := $(wildcard common/*.c)
+# Every program is linked to NAME.new and renamed over NAME: a suite running while someone rebuilds
+# keeps executing the old file (the linker writes in place, and a fake client started mid-link got
+# "Permission denied" in a matrix run)
 # what every program links (the X helpers; common/terms.c is added where the vocabulary is used)
 COMMON_X     := common/xhelpers.c
 HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(COMMON_SRC)
@@ -50,18 +53,18 @@ endif
 all: $(BINS) $(BENCH_BIN) $(TOOLS)
 
 tools/kwin-screenshot: tools/kwin-screenshot.c
-	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@ $< $(DBUS_LIBS)
+	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@.new $< $(DBUS_LIBS) && mv -f $@.new $@
 
 tools/mutter-screencast: tools/mutter-screencast.c
-	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@ $< $(DBUS_LIBS)
+	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@.new $< $(DBUS_LIBS) && mv -f $@.new $@
 
 tools/mutter-input: tools/mutter-input.c
-	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@ $< $(DBUS_LIBS)
+	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@.new $< $(DBUS_LIBS) && mv -f $@.new $@
 
 # input through KWin's own seat: the Wayland protocol org_kde_kwin_fake_input, whose XML
 # plasma-wayland-protocols ships; built where libwayland-dev and that XML are (debian-packages.txt)
 tools/kwin-input: tools/kwin-input.c build/kwin/fake-input-client-protocol.h build/kwin/fake-input-protocol.c
-	$(CC) $(CFLAGS) -Ibuild/kwin $(WAYLAND_CFLAGS) -o $@ $< build/kwin/fake-input-protocol.c $(WAYLAND_LIBS)
+	$(CC) $(CFLAGS) -Ibuild/kwin $(WAYLAND_CFLAGS) -o $@.new $< build/kwin/fake-input-protocol.c $(WAYLAND_LIBS) && mv -f $@.new $@
 
 build/kwin/fake-input-client-protocol.h: $(FAKE_INPUT_XML)
 	@mkdir -p build/kwin
@@ -72,30 +75,30 @@ build/kwin/fake-input-protocol.c: $(FAKE_INPUT_XML)
 	wayland-scanner private-code $< $@
 
 tools/nosetuid0.so: tools/nosetuid0.c
-	$(CC) $(CFLAGS) -shared -fPIC -o $@ $<
+	$(CC) $(CFLAGS) -shared -fPIC -o $@.new $< && mv -f $@.new $@
 
 %.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/*/*.h app-observer/*.h)
 	$(CC) $(CFLAGS) $(X_CFLAGS) -c -o $@ $<
 
 harness/framesync-harness: harness/main.o $(HARNESS_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
+	$(CC) $(CFLAGS) -o $@.new $^ $(X_LIBS) -lm && mv -f $@.new $@
 
 fake-clients/scripted-client/scripted-client: $(SCRIPTED_SRC:.c=.o)
-	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
+	$(CC) $(CFLAGS) -o $@.new $^ $(X_LIBS) -lm && mv -f $@.new $@
 
 fake-wm/fake-wm: $(WM_SRC:.c=.o)
-	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
+	$(CC) $(CFLAGS) -o $@.new $^ $(X_LIBS) -lm && mv -f $@.new $@
 
 # the observer of a real application under test (--client, cases/client/)
 app-observer/app-observer: $(OBSERVER_SRC:.c=.o)
-	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
+	$(CC) $(CFLAGS) -o $@.new $^ $(X_LIBS) -lm && mv -f $@.new $@
 
 # the self-driven application the client cases are proven with (tests/client_selftest.py)
 fake-clients/model-app/model-app: $(MODEL_APP_SRC:.c=.o)
-	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) -lm
+	$(CC) $(CFLAGS) -o $@.new $^ $(X_LIBS) -lm && mv -f $@.new $@
 
 harness/tests/test_%: harness/tests/test_%.o $(HARNESS_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(X_LIBS) -lm
+	$(CC) $(CFLAGS) -o $@.new $^ $(CMOCKA_LIBS) $(X_LIBS) -lm && mv -f $@.new $@
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; ./$$t; done
@@ -114,11 +117,11 @@ client-selftest: all
 
 # misbehaving compositors for the harness's own tests (crash, hang, grab, never ready)
 tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c $(COMMON_X) common/clock.h common/xhelpers.h
-	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@ $< $(COMMON_X) $(X_LIBS)
+	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@.new $< $(COMMON_X) $(X_LIBS) && mv -f $@.new $@
 
 # an input helper whose seat is the X server (XTEST): the proof of the harness's input path
 tests/xtest-seat/xtest-seat: tests/xtest-seat/xtest-seat.c
-	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@ $< $(X_LIBS)
+	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@.new $< $(X_LIBS) && mv -f $@.new $@
 
 # the input path into a compositor's own seat (input:, --input) gives XTEST's verdicts (< 1 min)
 input-path: all tests/xtest-seat/xtest-seat
@@ -155,11 +158,11 @@ FUZZ_LIBS_rec_split = $(X_LIBS) -lm
 
 build/fuzz/fuzz_%: fuzz/fuzz_%.c $(wildcard harness/*.c harness/*.h common/*.h fake-wm/propdecode.* app-observer/*)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(SAN_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(SAN_FLAGS) -o $@.new $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) && mv -f $@.new $@
 
 build/replay/replay_%: fuzz/fuzz_%.c fuzz/replay.c $(wildcard harness/*.c harness/*.h common/*.h fake-wm/propdecode.* app-observer/*)
 	@mkdir -p $(@D)
-	$(CC) $(FUZZ_CFLAGS) $(SAN_FLAGS) -o $@ fuzz/replay.c $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*)
+	$(CC) $(FUZZ_CFLAGS) $(SAN_FLAGS) -o $@.new fuzz/replay.c $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) && mv -f $@.new $@
 
 fuzz:
 	@command -v $(FUZZ_CC) >/dev/null || { apt-get install -y --no-install-recommends clang libclang-rt-dev; }
@@ -192,19 +195,19 @@ $(ASAN_DIR)/%.o: %.c $(wildcard common/*.h harness/*.h fake-wm/*.h fake-clients/
 	$(CC) $(CFLAGS) -O1 $(SAN_FLAGS) $(X_CFLAGS) -c -o $@ $<
 
 $(ASAN_DIR)/harness/framesync-harness: $(ASAN_DIR)/harness/main.o $(HARNESS_OBJ:%=$(ASAN_DIR)/%)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@.new $^ $(X_LIBS) -lm && mv -f $@.new $@
 
 $(ASAN_DIR)/fake-clients/scripted-client/scripted-client: $(SCRIPTED_SRC:%.c=$(ASAN_DIR)/%.o)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@.new $^ $(X_LIBS) -lm && mv -f $@.new $@
 
 $(ASAN_DIR)/fake-wm/fake-wm: $(WM_SRC:%.c=$(ASAN_DIR)/%.o)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@.new $^ $(X_LIBS) -lm && mv -f $@.new $@
 
 $(ASAN_DIR)/app-observer/app-observer: $(OBSERVER_SRC:%.c=$(ASAN_DIR)/%.o)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@.new $^ $(X_LIBS) -lm && mv -f $@.new $@
 
 $(ASAN_DIR)/fake-clients/model-app/model-app: $(MODEL_APP_SRC:%.c=$(ASAN_DIR)/%.o)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(X_LIBS) -lm
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@.new $^ $(X_LIBS) -lm && mv -f $@.new $@
 
 asan: $(ASAN_BINS)
 	@rm -rf $(ASAN_DIR)/logs; mkdir -p $(ASAN_DIR)/logs
@@ -249,7 +252,7 @@ bench/%.o: bench/%.c $(wildcard bench/*.h common/*.h harness/*.h)
 	$(CC) $(CFLAGS) -Iharness $(X_CFLAGS) $(GL_CFLAGS) -c -o $@ $<
 
 $(BENCH_BIN): $(BENCH_SRC:.c=.o) $(HARNESS_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(X_LIBS) $(GL_LIBS) -lpthread -lm
+	$(CC) $(CFLAGS) -o $@.new $^ $(X_LIBS) $(GL_LIBS) -lpthread -lm && mv -f $@.new $@
 
 # the proof that the benchmark measures what it says, and its statistics' unit tests (short)
 bench-check: all
