@@ -7,6 +7,7 @@
     merge     several runs' output folders as one run                   runner/merge.py
     baseline  results.json against an expectation baseline             runner/baseline.py
     submit    one implementation's results as one submission file      runner/submission.py
+    dashboard submissions as clause x implementation x version (HTML)  runner/dashboard.py
     gate      a release gate: exit 1 when NEW fails a clause OLD passed runner/gate.py
 
 The options of ./run-tests.sh before the commands existed still work, as aliases: --spec FILE
@@ -17,7 +18,7 @@ import argparse
 import signal
 import sys
 
-from runner import baseline, bench, gate, matrix, merge, run, submission
+from runner import baseline, bench, dashboard, gate, matrix, merge, run, submission
 from runner.spec import cli as spec
 
 # command -> (module, what it does)
@@ -29,6 +30,7 @@ COMMANDS = {
     "merge": (merge, "several runs' output folders as one run"),
     "baseline": (baseline, "results.json against an expectation baseline"),
     "submit": (submission, "one implementation's results as one submission file"),
+    "dashboard": (dashboard, "submissions as clause x implementation x version, static HTML"),
     "gate": (gate, "a release gate: exit 1 when NEW fails a clause OLD passed"),
 }
 

@@ -43,7 +43,7 @@ def catalog_record(clauses_path):
     for c in catalog.parse_clauses(clauses_path):
         out[c.id] = {"keyword": c.get("keyword"), "level": level_of_keyword(c.get("keyword")),
                      "profiles": c.profiles, "section": c.get("section"), "wording": c.get("wording"),
-                     "testable": c.testable}
+                     "testable": c.testable, "binds": c.get("binds") or "wm"}
     return out
 
 
@@ -130,14 +130,26 @@ def implementation_name(doc, ran):
     return (comps[0].get("conf") or comps[0].get("name") or "unknown") if comps else "unknown"
 
 
+def found_now(doc):
+    """A results.json older than "ran": what this machine has of the conf the results name (said
+    so in "found"; --label corrects it), or nothing but the labels."""
+    conf = next((c.get("conf") for c in doc.get("compositors") or [] if c.get("conf")), "")
+    if conf and provenance.read_conf(conf):
+        ran = provenance.describe(conf, {})
+        ran["suite"] = {"commit": "", "dirty": False}
+        ran["found"] = "at submit time on %s: the results did not record what ran" % socket.gethostname()
+        return ran
+    return {"compositor": {"name": "", "version": "", "source": "", "origin": "", "commit": "", "recipe": ""},
+            "xserver": {"name": "", "version": ""}, "suite": {"commit": "", "dirty": False},
+            "machine": {}, "labels": {}, "found": "not recorded: a results.json older than \"ran\""}
+
+
 def make(inputs, labels, cases_dir):
     """The submission document of one implementation's results."""
     doc, files = gather(inputs)
     ran = doc.pop("ran", None)
-    if not ran:   # a results.json older than "ran": only the labels say what ran
-        ran = {"compositor": {"name": "", "version": "", "source": "", "origin": "", "commit": "", "recipe": ""},
-               "xserver": {"name": "", "version": ""}, "suite": {"commit": "", "dirty": False},
-               "machine": {}, "labels": {}, "found": "not recorded: a results.json older than \"ran\""}
+    if not ran:
+        ran = found_now(doc)
     for key, value in labels.items():
         part, field = provenance.LABEL_FIELDS.get(key, ("labels", key))
         ran.setdefault(part, {})[field] = value
