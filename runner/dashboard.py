@@ -128,18 +128,23 @@ class Dashboard:
 
     # ---- history
     def history(self, col):
-        """Against the previous version: {"new failures": [...], "new passes": [...], "flakes": [...]}."""
-        out = {"new failures": [], "new passes": [], "flakes": []}
+        """This version against the previous one: {"new failures", "new passes", "flakes" (this
+        version's: failed, then passed on a re-run), "flaky before" (a change that is only the
+        previous version's flake, not counted as new)}."""
+        out = {"new failures": [], "new passes": [], "flakes": [], "flaky before": []}
         before = {(c.get("id"), c.get("profile")): c for c in col.previous.sub.cases} if col.previous else {}
         for c in col.sub.cases:
             k = (c.get("id"), c.get("profile"))
             label = "%s [%s]" % k
             if c.get("flake"):
                 out["flakes"].append(label)
-            old = before.get(k)
-            if not old:
                 continue
-            if old.get("verdict") == "PASS" and c.get("verdict") == "FAIL":
+            old = before.get(k)
+            if not old or old.get("verdict") == c.get("verdict"):
+                continue
+            if old.get("flake"):
+                out["flaky before"].append(label)
+            elif old.get("verdict") == "PASS" and c.get("verdict") == "FAIL":
                 out["new failures"].append(label)
             elif old.get("verdict") in ("FAIL", "UNRESOLVED") and c.get("verdict") == "PASS":
                 out["new passes"].append(label)

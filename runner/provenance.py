@@ -125,6 +125,10 @@ def compositor_facts(wm):
     if not packages and program:
         packages = [p for p in [owning_package(program)] if p]
     versions = package_versions(packages)
+    parts = name.split("+")
+    if len(parts) > 1 and all(p in versions for p in parts):   # picom+openbox: each part's version
+        return {"name": name, "version": " + ".join("%s %s" % (p, versions[p]) for p in parts), "source": "debian",
+                "origin": "Debian packages " + " ".join(parts), "commit": "", "recipe": "", "packages": versions}
     if packages and packages[0] in versions:
         return {"name": name, "version": versions[packages[0]], "source": "debian", "origin": "Debian package "
                 + packages[0], "commit": "", "recipe": "", "packages": versions}

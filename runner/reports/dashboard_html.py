@@ -14,8 +14,8 @@ table { border-collapse: collapse; }
 th, td { border: 1px solid #d5d8dc; padding: 3px 5px; vertical-align: top; }
 th { background: #f4f6f7; font-weight: 600; }
 .grid-wrap { overflow-x: auto; max-width: 100%; }
-.grid th.col { font-size: 12px; min-width: 58px; max-width: 80px; word-wrap: break-word; }
-.grid td.clause { position: sticky; left: 0; background: #fff; min-width: 340px; max-width: 430px; z-index: 1; }
+.grid th.col { font-size: 12px; min-width: 54px; max-width: 76px; word-wrap: break-word; }
+.grid td.clause { position: sticky; left: 0; background: #fff; min-width: 300px; max-width: 400px; z-index: 1; }
 .grid td.clause code { font-size: 12px; font-weight: 600; }
 .grid td.clause .wording { font-size: 12px; color: #34495e; display: -webkit-box; -webkit-line-clamp: 2;
   -webkit-box-orient: vertical; overflow: hidden; }
@@ -39,7 +39,7 @@ td.score { text-align: right; white-space: nowrap; font-size: 12px; }
 .filters { background: #f8f9f9; border: 1px solid #d5d8dc; padding: 6px 10px; margin: .6em 0; position: sticky; top: 0; z-index: 3; }
 .filters label { margin-right: 10px; white-space: nowrap; }
 .view { display: none; } .view.on { display: block; }
-.note { color: #922b21; }
+.note { color: #922b21; } .nowrap { white-space: nowrap; }
 ul.tight li { margin: 2px 0; }
 """
 SCRIPT = """
@@ -82,6 +82,8 @@ def cell_html(col, view, cid, logs, baselines):
     classes = ["cell", cell]
     marks = []
     before = col.previous.cells[view].get(cid) if col.previous else None
+    if before and any(c.get("flake") for c in before[1] + cases):
+        before = None   # a flake on either side is no change
     if before and before[0] == "pass" and cell == "fail":
         classes.append("newfail")
         marks.append('<span class="mark">new fail</span>')
@@ -96,7 +98,7 @@ def cell_html(col, view, cid, logs, baselines):
     text = ('<a href="%s">%s</a>' % (esc(link), SHORT[cell])) if link else SHORT[cell]
     bl = baselines.get(col.sub.name, {}).get("%s [%s]" % (case.get("id"), case.get("profile")))
     if bl and cell != "pass":
-        text += ' <a class="bl" href="%s" title="baseline %s: %s">cause</a>' % (esc(bl[2]), esc(bl[0]), esc(bl[1]))
+        text += ' <a class="bl" href="%s" title="baseline %s: %s">why</a>' % (esc(bl[2]), esc(bl[0]), esc(bl[1]))
     return '<td class="%s" title="%s">%s%s</td>' % (" ".join(classes), esc(title), text, "".join(marks))
 
 
@@ -109,7 +111,7 @@ def column_names(dash):
 def header_html(dash):
     cols = "".join('<th class="col" title="%s">%s<span class="ver">%s</span></th>' % (
         esc(provenance.summary(c.sub.ran)), esc(c.sub.name), esc(c.sub.version)) for c in dash.columns)
-    return '<thead><tr><th>clause</th><th>level</th><th title="independent implementations passing / running it">' \
+    return '<thead><tr><th>clause and level</th><th title="independent implementations passing / running it">' \
            'score</th>%s</tr></thead>' % cols
 
 
@@ -123,7 +125,7 @@ def counts_row(dash, view):
         tds.append('<td class="cell" title="cases: pass / FAIL / skip / unresolved">%d/%d/%d/%d</td>' % (
             n.get("PASS", 0), n.get("FAIL", 0), n.get("SKIP", 0), n.get("UNRESOLVED", 0)))
     return '<tr><td class="clause"><b>cases</b> <span class="meta">pass/FAIL/skip/unresolved (as the matrix counts)' \
-           '</span></td><td></td><td></td>%s</tr>' % "".join(tds)
+           '</span></td><td></td>%s</tr>' % "".join(tds)
 
 
 def grid_html(dash, view, logs, baselines):
@@ -134,16 +136,17 @@ def grid_html(dash, view, logs, baselines):
         sec_score = ("%d %%" % round(100 * sum(shares) / len(shares))) if shares else "&ndash;"
         ready = sum(1 for ev in evs.values() if ev.ready)
         summary.append((section, sec_score, ready, len(members)))
-        rows.append('<tr class="section"><td colspan="3">%s <span class="meta">score %s &middot; %d of %d ready</span></td>'
-                    '%s</tr>' % (esc(section), sec_score, ready, len(members), column_names(dash)))
+        names = column_names(dash) if rows else '<td colspan="%d"></td>' % len(dash.columns)   # the header is above the first
+        rows.append('<tr class="section"><td colspan="2">%s <span class="meta">score %s &middot; %d of %d ready</span></td>'
+                    '%s</tr>' % (esc(section), sec_score, ready, len(members), names))
         for cid, rec, known in members:
             passing, tested = dash.score(evs[cid])
             star = ' <span class="ready" title="passed by two or more independent implementations">ready</span>' \
                 if evs[cid].ready else ""
-            rows.append('<tr data-level="%s"><td class="clause"><code>%s</code>%s<div class="wording" title="%s">%s</div></td>'
-                        '<td>%s</td><td class="score">%s</td>%s</tr>' % (
-                            esc(record_level(rec)), esc(cid), star, esc(rec.get("wording") or ""),
-                            esc(rec.get("wording") or ""), level_badge(record_level(rec)),
+            rows.append('<tr data-level="%s"><td class="clause"><code>%s</code>%s %s<div class="wording" title="%s">%s</div>'
+                        '</td><td class="score">%s</td>%s</tr>' % (
+                            esc(record_level(rec)), esc(cid), star, level_badge(record_level(rec)),
+                            esc(rec.get("wording") or ""), esc(rec.get("wording") or ""),
                             "%d/%d" % (passing, tested) if tested else "&ndash;",
                             "".join(cell_html(col, view, cid, logs, baselines) for col in dash.columns)))
     rows.append(counts_row(dash, view))
@@ -165,28 +168,38 @@ def submissions_html(dash):
         where = c.get("origin") or c.get("source") or "?"
         if c.get("commit"):
             where += " @ %s" % c["commit"][:12]
-        rows.append("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s%s</td><td>%s %s</td><td>%s%s</td><td>%s, %s%s</td></tr>" % (
+        rows.append('<tr><td>%s</td><td>%s</td><td>%s</td><td>%s%s</td><td>%s %s</td><td>%s%s</td>'
+                    '<td class="nowrap">%s, %s%s</td></tr>' % (
             esc(col.sub.name), esc(col.sub.version), esc(col.sub.codebase), esc(where),
             ('<div class="meta">recipe: %s</div>' % esc(c["recipe"])) if c.get("recipe") else "",
             esc((ran.get("xserver") or {}).get("name", "?")), esc((ran.get("xserver") or {}).get("version", "")),
-            esc(((ran.get("suite") or {}).get("commit") or "?")[:12]), " (dirty)" if (ran.get("suite") or {}).get("dirty") else "",
+            esc(((ran.get("suite") or {}).get("commit") or "not recorded")[:12]), " (dirty)" if (ran.get("suite") or {}).get("dirty") else "",
             esc(sub.get("host", "?")), esc(sub.get("at", "?")), " <b>from another machine</b>" if col.sub.foreign else ""))
     return ("<table><tr><th>implementation</th><th>version</th><th>code base</th><th>source</th><th>X server</th>"
             "<th>suite commit</th><th>submitted</th></tr>%s</table>" % "".join(rows))
 
 
 def history_html(dash):
+    """Each implementation with several versions: every version, against the one before."""
     items = []
+    several = {c.previous.sub.name for c in dash.columns if c.previous}
     for col in dash.columns:
-        if not col.previous:
+        if col.sub.name not in several:
             continue
         h = dash.history(col)
         parts = []
-        for what in ("new failures", "new passes", "flakes"):
+        for what in ("new failures", "new passes", "flakes", "flaky before"):
+            if what == "flaky before" and not h[what]:
+                continue
+            if not col.previous and what in ("new failures", "new passes"):
+                continue
             parts.append("<li><b>%s</b> (%d): %s</li>" % (what, len(h[what]), esc(", ".join(h[what])) or "none"))
-        items.append("<h3>%s: %s &rarr; %s</h3><ul class=\"tight\">%s</ul>" % (
-            esc(col.sub.name), esc(col.previous.sub.version), esc(col.sub.version), "".join(parts)))
-    return "".join(items) or '<p class="meta">No implementation has two versions here.</p>'
+        title = ("%s &rarr; %s" % (esc(col.previous.sub.version), esc(col.sub.version))) if col.previous else \
+            "%s (the first version here)" % esc(col.sub.version)
+        items.append("<h3>%s %s</h3><ul class=\"tight\">%s</ul>" % (esc(col.sub.name), title, "".join(parts)))
+    return ('<p class="meta">new failures / new passes: against the previous version; flakes: failed, then passed on '
+            'a re-run; flaky before: changed only because the previous version\'s result was a flake.</p>'
+            + "".join(items)) if items else '<p class="meta">No implementation has two versions here.</p>'
 
 
 def ready_html(dash):
@@ -216,25 +229,27 @@ def render(dash, views_shown, logs, baselines, notes):
         table, summary = grid_html(dash, view, logs, baselines)
         summaries[view] = summary
         views.append('<div class="view" data-view="%s"><h2>Interop score by section (%s)</h2>%s'
-                      '<h2>Clauses &times; implementation &times; version (%s)</h2>%s</div>'
-                      % (view, view, sections_html(summary), view, table))
+                      '<h2 id="grid-%s">Clauses &times; implementation &times; version (%s)</h2>%s</div>'
+                      % (view, view, sections_html(summary), view, view, table))
     return "\n".join([
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>framesync interop dashboard</title>'
         '<style>%s</style></head><body>' % CSS,
         "<h1>framesync interop dashboard</h1>",
         '<p class="meta">%d submission(s). A cell is the clause\'s verdict for one implementation version (FAIL if any '
-        'case failed it, else unresolved, pass, skip); its link opens the case\'s log, <i>cause</i> the baseline '
+        'case failed it, else unresolved, pass, skip); its link opens the case\'s log, <i>why</i> the baseline '
         'line that explains it; hover for every case. <b>new fail</b> / <b>new pass</b>: against the previous version '
         'of that implementation. Score: independent implementations (code bases: mutter, mutter-wayland and muffin are '
         'one; kwin_x11 and kwin_wayland one; metacity and marco one; sway and cage one; picom+openbox counts only '
         'where neither part passes alone; fake-wm never) passing the clause, over those that ran it (not skipped), '
         'each at its newest version; a section\'s score is the mean of its clauses\'. <b>ready</b>: passed by two or '
         'more independent implementations.</p>' % len(dash.columns),
-        "<h2>Submissions</h2>", submissions_html(dash),
-        ("<ul>%s</ul>" % "".join('<li class="note">%s</li>' % esc(n) for n in notes)) if notes else "",
+        ('<p class="note">Catalog check: %d note(s), listed under <a href="#ran">What ran</a>.</p>' % len(notes))
+        if notes else "",
         filters_html(), "".join(views),
-        "<h2>History across versions</h2>", history_html(dash),
-        "<h2>Evidence for spec authors: ready to propose</h2>", ready_html(dash),
+        '<h2 id="history">History across versions</h2>', history_html(dash),
+        '<h2 id="evidence">Evidence for spec authors: ready to propose</h2>', ready_html(dash),
+        '<h2 id="ran">What ran: the submissions</h2>', submissions_html(dash),
+        ("<ul>%s</ul>" % "".join('<li class="note">%s</li>' % esc(n) for n in notes)) if notes else "",
         "<script>%s</script></body></html>\n" % SCRIPT])
 
 
