@@ -9,8 +9,8 @@ baseline check, which compares a run with what is expected of this version).
 A regression is a case (id and profile) that passed in OLD and FAILs in NEW: it is listed with its
 clause (the one NEW's failure is filed under), both verdicts and NEW's diagnostic (reason,
 expected, observed, log).  A case that failed in NEW and passed on a re-run (a flake) is listed
-apart, as are fixes (FAIL or UNRESOLVED in OLD, PASS in NEW), cases now UNRESOLVED and cases OLD
-ran that NEW did not.
+apart, as are fixes (FAIL or UNRESOLVED in OLD, PASS in NEW; not when OLD's was a flake), cases now
+UNRESOLVED and cases OLD ran that NEW did not.
 
 Exit status: 1 when there is a regression, 0 otherwise, 2 on bad input (a file that is not a
 submission or a results.json: the message names it and what was expected)."""
@@ -68,7 +68,7 @@ def diagnostic(case, side):
 def compare(old, new):
     """-> {"regressions": [...], "flakes": [...], "fixes": [...], "unresolved": [...], "not_run": [...]},
     each entry (case id, profile, clause, old verdict, new verdict, diagnostic)."""
-    out = {k: [] for k in ("regressions", "flakes", "fixes", "unresolved", "not_run")}
+    out = {k: [] for k in ("regressions", "flakes", "fixes", "flaky_old", "unresolved", "not_run")}
     for key, o in old.cases.items():
         n = new.cases.get(key)
         ov = o.get("verdict")
@@ -84,7 +84,7 @@ def compare(old, new):
         elif ov == "PASS" and nv == "UNRESOLVED":
             out["unresolved"].append(item)
         elif ov in ("FAIL", "UNRESOLVED") and nv == "PASS":
-            out["fixes"].append(item)
+            out["flaky_old" if o.get("flake") else "fixes"].append(item)
     return out
 
 
@@ -92,7 +92,8 @@ TITLES = (("regressions", "regressions (passed in OLD, FAIL in NEW)"),
           ("flakes", "flakes in NEW (passed in OLD, failed in NEW and passed on a re-run: not counted)"),
           ("unresolved", "now UNRESOLVED (passed in OLD; NEW could not decide: not counted, look at them)"),
           ("not_run", "not run in NEW (passed in OLD)"),
-          ("fixes", "fixes (failed or unresolved in OLD, PASS in NEW)"))
+          ("fixes", "fixes (failed or unresolved in OLD, PASS in NEW)"),
+          ("flaky_old", "flaky in OLD (failed, then passed on a re-run), PASS in NEW: not counted as fixes"))
 
 
 def report_text(old, new, result):
