@@ -135,7 +135,7 @@ def grid_html(dash, view, logs, baselines):
         shares = [p / t for p, t in (dash.score(evs[cid]) for cid, _, _ in members) if t]
         sec_score = ("%d %%" % round(100 * sum(shares) / len(shares))) if shares else "&ndash;"
         ready = sum(1 for ev in evs.values() if ev.ready)
-        summary.append((section, sec_score, ready, len(members)))
+        summary.append((section, sec_score, ready, len(members), len(shares)))
         names = column_names(dash) if rows else '<td colspan="%d"></td>' % len(dash.columns)   # the header is above the first
         rows.append('<tr class="section"><td colspan="2">%s <span class="meta">score %s &middot; %d of %d ready</span></td>'
                     '%s</tr>' % (esc(section), sec_score, ready, len(members), names))
@@ -155,9 +155,10 @@ def grid_html(dash, view, logs, baselines):
 
 
 def sections_html(summary):
-    rows = "".join('<tr><td>%s</td><td class="score">%s</td><td class="score">%d / %d</td></tr>' % (
-        esc(s), score, ready, n) for s, score, ready, n in summary)
-    return '<table><tr><th>section</th><th>interop score</th><th>clauses ready</th></tr>%s</table>' % rows
+    rows = "".join('<tr><td>%s</td><td class="score">%s</td><td class="score">%d / %d</td><td class="score">%d / %d</td>'
+                   '</tr>' % (esc(s), score, ran, n, ready, n) for s, score, ready, n, ran in summary)
+    return ('<table><tr><th>section</th><th>interop score</th><th title="clauses some implementation ran (not skipped):'
+            ' the score is their mean">clauses run</th><th>clauses ready</th></tr>%s</table>' % rows)
 
 
 def submissions_html(dash):
