@@ -6,6 +6,9 @@
     spec      the spec author's report on a DocBook text of wm-spec     runner/spec/cli.py
     merge     several runs' output folders as one run                   runner/merge.py
     baseline  results.json against an expectation baseline             runner/baseline.py
+    submit    one implementation's results as one submission file      runner/submission.py
+    dashboard submissions as clause x implementation x version (HTML)  runner/dashboard.py
+    gate      a release gate: exit 1 when NEW fails a clause OLD passed runner/gate.py
 
 The options of ./run-tests.sh before the commands existed still work, as aliases: --spec FILE
 is `spec`, --bench is `bench`, --matrix is `matrix` (--matrix --clients: `matrix --clients`);
@@ -15,7 +18,7 @@ import argparse
 import signal
 import sys
 
-from runner import baseline, bench, matrix, merge, run
+from runner import baseline, bench, dashboard, gate, matrix, merge, run, submission
 from runner.spec import cli as spec
 
 # command -> (module, what it does)
@@ -26,6 +29,9 @@ COMMANDS = {
     "spec": (spec, "the spec author's report on a DocBook text of wm-spec"),
     "merge": (merge, "several runs' output folders as one run"),
     "baseline": (baseline, "results.json against an expectation baseline"),
+    "submit": (submission, "one implementation's results as one submission file"),
+    "dashboard": (dashboard, "submissions as clause x implementation x version, static HTML"),
+    "gate": (gate, "a release gate: exit 1 when NEW fails a clause OLD passed"),
 }
 
 

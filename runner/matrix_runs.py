@@ -10,6 +10,7 @@ import sys
 import time
 
 from runner import baseline as bl
+from runner import provenance
 from runner.paths import HARNESS
 from runner.results import RunResults, findings
 from runner.workers import dies_with_us
@@ -44,6 +45,16 @@ def earlier_wall(out):
     return total
 
 
+def record_ran(path, wm):
+    """The harness ran alone: what ran (runner/provenance.py) is added to its results.json."""
+    try:
+        results = RunResults.load(path)
+    except (OSError, ValueError):
+        return   # said below, when the results are read
+    results.ran = provenance.describe(wm, {})
+    results.write(path)
+
+
 def run_one(name, target, out_root, reruns, reuse, log, extra=(), annotate=None):
     """The suite against one named target: target is how the harness reaches it (["--wm", NAME,
     "--cases", DIR] or ["--client", NAME]), also on re-runs; extra: options of the first run only
@@ -61,6 +72,8 @@ def run_one(name, target, out_root, reruns, reuse, log, extra=(), annotate=None)
             rc = subprocess.run([HARNESS] + list(target) + ["--out", out] + list(extra),
                                 stdout=tap, stderr=subprocess.STDOUT, preexec_fn=dies_with_us()).returncode
     run = {"name": name, "rc": rc, "wall": time.monotonic() - start, "out": out, "results": {}, "doc": None}
+    if not reuse and target[:1] == ["--wm"]:
+        record_ran(os.path.join(out, "results.json"), target[1])
     try:
         run["doc"] = bl.load_results(os.path.join(out, "results.json"))
     except (OSError, ValueError, bl.BaselineError) as e:

@@ -22,6 +22,7 @@ class Report:
         self.start = time.monotonic()
         self.started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self.path = os.path.join(out, "results.json")
+        self.ran = None   # what ran (runner/provenance.py), set by the run
 
     def worker_runs(self):
         """[(worker, RunResults)] of the workers that have written their results.json."""
@@ -50,7 +51,7 @@ class Report:
                          compositors=self.compositors(described),
                          features=merge_features(probed + [r for _, r in runs]),
                          cases=ordered, selection=self.selection,
-                         client=next((r.client for _, r in described if r.client), None))
+                         client=next((r.client for _, r in described if r.client), None), ran=self.ran)
         return run.with_findings()
 
     @staticmethod

@@ -101,10 +101,11 @@ class RunResults:
     selection: typing.Optional[dict] = None   # a --shard run's slice (the runner's, for runner.merge)
     client: typing.Optional[dict] = None      # a --client run: the application under test
     run: typing.Optional[dict] = None         # the run's verdict (runner/runverdict.py)
+    ran: typing.Optional[dict] = None         # what ran: compositor, X server, suite, machine (runner/provenance.py)
     format: str = FORMAT
 
     # written between wall_ms and the compositors, in this order, when present
-    OPTIONAL = ("selection", "client", "run")
+    OPTIONAL = ("selection", "client", "run", "ran")
 
     @classmethod
     def from_json(cls, d):
@@ -112,7 +113,7 @@ class RunResults:
                    compositors=list(d.get("compositors", [])), features=list(d.get("features", [])),
                    findings=list(d.get("findings", [])),
                    cases=[CaseResult.from_json(c) for c in d.get("cases", [])],
-                   selection=d.get("selection"), client=d.get("client"), run=d.get("run"),
+                   selection=d.get("selection"), client=d.get("client"), run=d.get("run"), ran=d.get("ran"),
                    format=d.get("format", ""))
 
     @classmethod

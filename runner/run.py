@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from runner import baseline, paths, probe, runverdict
+from runner import baseline, paths, probe, provenance, runverdict
 from runner.console import Console
 from runner.outdir import Logs, OutError, clear_out
 from runner.paths import HARNESS
@@ -57,6 +57,9 @@ baselines and the matrix (runner/baseline.py, runner/matrix.py):
   --update-baseline FILE  write FILE from the results (keeps the comments of its lines; Fail
                       lines get [level LEVEL])
   --reruns N          re-run failing cases up to N times to tell flakes (default 2)
+  --label KEY=VALUE   what ran that the run cannot find by itself (repeatable): version, source,
+                      commit, recipe, name, xserver, xserver_version replace what was found;
+                      any other key is kept as given (results.json "ran", runner/provenance.py)
   --matrix            every installed compositor of compositors/ with its baseline; writes
                       results/matrix.md and .html (python3 -m runner.matrix --help)
 the runner's commands (python3 -m runner COMMAND ...; the options above are their aliases):
@@ -124,6 +127,7 @@ def own_options():
     ap.add_argument("--baseline")
     ap.add_argument("--update-baseline")
     ap.add_argument("--reruns", type=reruns_count, default=2)
+    ap.add_argument("--label", action="append", default=[])
     return ap
 
 
@@ -150,6 +154,10 @@ def parse_args(argv):
     for k, v in vars(seen).items():
         setattr(opts, k, v)
     opts.passthrough = passthrough
+    try:
+        opts.labels = provenance.parse_labels(opts.label)
+    except ValueError as e:
+        die_usage(str(e))
     opts.profiles = [p for v in seen.profile for p in v.split(",") if p]
     opts.delegate = next((a for a in DELEGATED if getattr(seen, a[2:].replace("-", "_"))), None)
     return opts
@@ -231,6 +239,9 @@ class Run:
         self.logs = Logs(out, jobs, self.console.warn)
         self.pool = WorkerPool(self.console)
         self.report = Report(out, self.logs, jobs, selection=selection)
+        own = any(a in ("--xserver=own",) for a in opts.passthrough) or "own" in [
+            b for a, b in zip(opts.passthrough, opts.passthrough[1:]) if a == "--xserver"]
+        self.report.ran = provenance.describe(opts.wm, opts.labels, own_xserver=own)
         self.stream = None
         self.error = None          # (worker, reason): a worker ended with an error
         self.json_at = (0.0, -1)   # when results.json was last written, and with how many results

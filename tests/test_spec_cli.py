@@ -158,6 +158,26 @@ class Interop(unittest.TestCase):
         ref = [k for k, im in inter.impls.items() if im.reference][0]
         self.assertEqual(w[ref]["extended increment"][0][:2], ("+240 [de-facto]", "de-facto"))
 
+    def test_code_bases_and_ready(self):
+        # mutter and muffin are one code base: a clause they alone pass is at risk; with kwin it is ready
+        a = "ewmh-1.5/basic/value-nonzero"
+        for name in ("mutter", "muffin"):
+            doc = results_doc(name, name, [("basic/value-nonzero", "ewmh-1.5", [a], "PASS")])
+            doc["compositors"] = [dict(c, conf=name) for c in doc["compositors"]]
+            self.put(name, doc)
+        c = catalog.Clause(a, "clauses.txt", 1)
+        c.fields.update(testable="yes", profiles="ewmh-1.5 draft-2011 de-facto", binds="wm")
+        inter = interop.build([self.dir], {})
+        self.assertEqual(inter.at_risk([c]), [(a, 1)])
+        self.assertFalse(inter.evidence([c])[0].ready)
+        doc = results_doc("kwin_x11", "KWin", [("basic/value-nonzero", "ewmh-1.5", [a], "PASS")])
+        doc["compositors"] = [dict(x, conf="kwin_x11") for x in doc["compositors"]]
+        self.put("kwin_x11", doc)
+        ev = interop.build([self.dir], {}).evidence([c])[0]
+        self.assertTrue(ev.ready)
+        self.assertEqual([cb for cb, _, _ in ev.proof()], ["kwin", "mutter"])
+        self.assertEqual(ev.proof()[0][2], "basic/value-nonzero [ewmh-1.5]")
+
     def test_failure_only_for_want_of_a_client_initiated_request(self):
         # mutter sends sync requests only in interactive resizes: extended/X fails, interactive/X passes
         b = "de-facto/extended/plus-240"

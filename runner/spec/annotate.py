@@ -165,6 +165,17 @@ def risk_html(interop, clauses):
         esc(cid), esc(cid), level_html(by_id[cid]), n) for cid, n in interop.at_risk(clauses))
 
 
+def ready_html(interop, clauses):
+    """The clauses ready to propose: passed by two or more independent implementations, each with
+    the case that proves it (runner/interop_table.py)."""
+    items = []
+    for ev in interop.evidence(clauses):
+        if ev.ready:
+            items.append('<li><a href="#clause-%s"><code>%s</code></a>: %s</li>' % (esc(ev.clause), esc(ev.clause), "; ".join(
+                "%s (%s: <code>%s</code>)" % (esc(cb), esc(name), esc(case)) for cb, name, case in ev.proof())))
+    return "<ul>%s</ul>" % ("".join(items) or '<li class="empty">none yet</li>')
+
+
 def interop_html(interop, clauses, cov):
     if interop is None or not interop.impls:
         return '<p class="empty">No results given: add <code>--results DIR</code> (a run\'s --out folder, a results.json, or a folder of them) for each implementation.</p>'
@@ -199,7 +210,7 @@ def interop_html(interop, clauses, cov):
             esc(c.id), esc(c.id), level_html(c), esc(c.get("binds")),
             "<td>%s</td>" % in_text if cov else "", "".join(tds), n,
             ' <span class="risk">at risk</span>' if risk else ""))
-    return ('<table><tr><th>clause</th>%s%s<th>implementations passing</th></tr>%s</table>'
+    return ('<table><tr><th>clause</th>%s%s<th>independent implementations passing</th></tr>%s</table>'
             % ("<th>in the text</th>" if cov else "", head, "".join(rows)))
 
 
@@ -310,9 +321,11 @@ def render(report):
     h.append('<p class="meta">pass, fail, skip (not implemented or does not apply), unresolved (the suite could not '
              'decide); hover a cell for its cases. Results: %s</p>' % esc(", ".join(interop.files) if interop else "none"))
     h.append(interop_html(interop, report.clauses, cov))
-    h.append('<h2 id="risk">At risk: passed by fewer than two implementations</h2>')
+    h.append('<h2 id="risk">At risk: passed by fewer than two independent implementations</h2>')
     if interop and interop.impls:
         h.append(risk_html(interop, report.clauses))
+        h.append('<h2 id="ready">Ready to propose: passed by two or more independent implementations</h2>')
+        h.append(ready_html(interop, report.clauses))
     else:
         h.append('<p class="empty">No results given.</p>')
     h.append('<h2 id="wording">Which wording each implementation follows</h2>')
@@ -333,7 +346,9 @@ def render_interop_page(interop, clauses):
         "not decide); hover a cell for its cases. The spec text annotated with these results: "
         "<code>./run-tests.sh --spec wm-spec.xml --results THIS-FOLDER</code>.</p>" % esc(files),
         interop_html(interop, clauses, None),
-        '<h2 id="risk">At risk: passed by fewer than two implementations</h2>',
+        '<h2 id="risk">At risk: passed by fewer than two independent implementations</h2>',
         risk_html(interop, clauses) if interop and interop.impls else "",
+        '<h2 id="ready">Ready to propose: passed by two or more independent implementations</h2>',
+        ready_html(interop, clauses) if interop and interop.impls else "",
         '<h2 id="wording">Which wording each implementation follows</h2>', wording_html(interop),
         "</body></html>\n"])

@@ -22,6 +22,7 @@ import sys
 
 from . import annotate
 from runner import catalog as catmod
+from runner import interop_table
 from runner import paths
 from . import coverage as covmod
 from . import docbook
@@ -233,6 +234,9 @@ def to_json(r):
                                               for k, im in r.interop.impls.items()],
                           "cells": {cl: {k: v[0] for k, v in d.items()} for cl, d in cells.items()},
                           "at_risk": [{"clause": c, "passes": n} for c, n in r.interop.at_risk(r.clauses)],
+                          "ready": [{"clause": ev.clause, "proof": [{"codebase": cb, "implementation": n, "case": case}
+                                                                    for cb, n, case in ev.proof()]}
+                                    for ev in r.interop.evidence(r.clauses) if ev.ready],
                           "levels": {c.id: intermod.clause_level(c) for c in r.clauses if c.id in cells}}
     return doc
 
@@ -313,8 +317,11 @@ def main(argv):
     if inter and inter.impls:
         risk = inter.at_risk(clauses)
         print("interop: %d implementation(s) from %d results file(s); %d testable clause(s) at risk (passed by fewer "
-              "than two): %s" % (len(inter.impls), len(inter.files), len(risk),
-                                 ", ".join("%s (%d)" % (c, n) for c, n in risk) or "none"))
+              "than two independent ones): %s" % (len(inter.impls), len(inter.files), len(risk),
+                                                  ", ".join("%s (%d)" % (c, n) for c, n in risk) or "none"))
+        ready = interop_table.ready_text(inter.evidence(clauses))
+        print("ready to propose (two or more independent implementations pass): %d\n%s"
+              % (len(ready), "".join("  %s\n" % line for line in ready)), end="")
     return 1 if failed else 0
 
 

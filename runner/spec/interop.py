@@ -11,7 +11,9 @@ only for the clause it is filed under ("failed_clause" when the results have it,
 clause; a client-initiated case that failed while its interactive/ variant passed counts as a
 skip, see trigger_only).  A clause's cell for one implementation: fail if any case failed it, else unresolved if
 any was unresolved, else pass if any passed, else skip.  A testable clause that fewer than two
-implementations pass is "at risk" (the W3C's two-implementations rule).  The reference compositor
+independent implementations pass is "at risk" (the W3C's two-implementations rule; what counts
+as independent, and the clauses ready to propose: runner/interop_table.py, shared with the
+dashboard).  The reference compositor
 (fake-wm) is shown but not counted: it is built to pass every clause.  Each clause is shown with
 its level (clause_level: the keyword's, as the harness files a finding under it), so that a fail
 of a MUST and of a lowercase should are not read alike.
@@ -19,6 +21,7 @@ of a MUST and of a lowercase should are not read alike.
 import os
 import re
 
+from runner import interop_table
 from runner.results import ResultsError, RunResults
 from runner.terms import PROFILES, level_of_keyword
 
@@ -201,12 +204,24 @@ class Interop:
                         out[cl][key] = (best, cur[1] + [c])
         return out
 
+    def names(self):
+        """{impl key: implementation name} for runner/interop_table.py (the reference as fake-wm)."""
+        return {k: interop_table.REFERENCE if im.reference else (im.name or im.label) for k, im in self.impls.items()}
+
     def passes(self, cells_of_clause):
-        return sum(1 for key, (cell, _) in cells_of_clause.items()
-                   if cell == "pass" and not self.impls[key].reference)
+        """Independent implementations passing (runner/interop_table.py: one per code base)."""
+        names = self.names()
+        return len(interop_table.independent({interop_table.codebase_of(names[key])
+                                              for key, (cell, _) in cells_of_clause.items()
+                                              if cell == "pass" and names[key] != interop_table.REFERENCE}))
+
+    def evidence(self, clauses):
+        """[ClauseEvidence] of the draft and de-facto clauses (runner/interop_table.py)."""
+        return interop_table.evidence(self.cells(), self.names(),
+                                      [c.id for c in interop_table.draft_and_defacto(clauses)])
 
     def at_risk(self, clauses):
-        """Testable clauses passed by fewer than two implementations: [(clause id, passes)]."""
+        """Testable clauses passed by fewer than two independent implementations: [(clause id, passes)]."""
         cells = self.cells()
         out = []
         for c in clauses:
