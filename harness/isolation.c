@@ -24,6 +24,8 @@ static const char *const folders[][2] = {
 };
 #define NFOLDERS (sizeof folders / sizeof folders[0])
 #define BUS_ENV NFOLDERS /* the index of DBUS_SESSION_BUS_ADDRESS in env */
+#define JAVA_ENV (NFOLDERS + 1)
+
 
 static char *entry(const char *name, const char *fmt, const char *a, const char *b)
 {
@@ -31,6 +33,17 @@ static char *entry(const char *name, const char *fmt, const char *a, const char 
     snprintf(value, sizeof value, fmt, a, b);
     snprintf(line, sizeof line, "%s=%s", name, value);
     return strdup(line);
+}
+
+/* A JVM takes user.home from the password file, not from HOME: a Java client under test wrote
+ * ~/.java/fonts into the real home.  JAVA_TOOL_OPTIONS reaches every JVM; options already in the
+ * environment stay, after ours (a later -D wins). */
+static char *java_entry(const char *dir)
+{
+    const char *given = getenv("JAVA_TOOL_OPTIONS");
+    char home[PATH_MAX + 32];
+    snprintf(home, sizeof home, "-Duser.home=%s/home%s", dir, given && *given ? " " : "");
+    return entry("JAVA_TOOL_OPTIONS", "%s%s", home, given ? given : "");
 }
 
 /* Reads the address dbus-daemon prints (--print-address=FD) once it listens; -1 with err. */
@@ -130,6 +143,7 @@ int isolation_open(struct isolation *iso, const char *dir, bool with_bus, int ti
     char socket[PATH_MAX + 16];
     snprintf(socket, sizeof socket, "%s/run/bus", dir);
     iso->env[BUS_ENV] = entry("DBUS_SESSION_BUS_ADDRESS", "unix:path=%s%s", socket, "");
+    iso->env[JAVA_ENV] = java_entry(dir);
     if (with_bus && start_bus(iso, socket, timeout_ms, err, errlen) < 0) {
         isolation_close(iso);
         return -1;

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include "proc.h"
 
-#define ISOLATION_NENV 7
+#define ISOLATION_NENV 8
 
 struct isolation {
     char dir[PATH_MAX];                 /* home/ and run/ are made in it */

@@ -31,6 +31,11 @@ def private_env(ctx, what, folder_re):
         value = env.get(name, "")
         problems += ctx.expect(folder.match(value + "/"), "the %s's %s is %r, not in the run's private folder"
                                % (what, name, value))
+    # a JVM reads user.home from the password file, not HOME (a Java client wrote ~/.java)
+    java_home = re.search(r"-Duser\.home=(\S+)", env.get("JAVA_TOOL_OPTIONS", ""))
+    problems += ctx.expect(java_home and java_home.group(1) == env.get("HOME"),
+                           "the %s's JAVA_TOOL_OPTIONS is %r: a JVM would use the real home"
+                           % (what, env.get("JAVA_TOOL_OPTIONS")))
     address = env.get("DBUS_SESSION_BUS_ADDRESS", "")
     problems += ctx.expect(address.startswith("unix:path=%s/bus," % env.get("XDG_RUNTIME_DIR")),
                            "the %s's DBUS_SESSION_BUS_ADDRESS is %r, not its own bus" % (what, address))
