@@ -33,7 +33,7 @@ const struct policy_desc policy_table[P_COUNT] = {
      "which its frame clock schedules at the refresh; an actor not painted is reported by "
      "queue_send_frame_messages_timeout / send_frame_messages_timeout, also at the refresh interval"},
     {P_DRAWN_MISSED_ONCE, "drawn-missed-once",
-     "lists the drawn messages and sends them, except for one update of each window: the first that ends 1500 ms "
+     "lists the drawn messages and sends them, except for one update of each window: the first that ends 500 ms "
      "or more after the window was first shown never gets its message",
      "a compositor that lists _NET_WM_FRAME_DRAWN and misses one message (issue 31: a WebView reparented under "
      "mutter froze GTK for ever); mutter reports frames it did not paint only through "

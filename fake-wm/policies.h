@@ -38,7 +38,7 @@ extern enum policy_id policy;
 #define SLOW_ANSWER_TIMEOUT_MS 10000
 /* drawn-missed-once: the update whose drawn message never comes is the first one that ends this
  * long after the window was first shown (its start-up frames are past) */
-#define DRAWN_MISSED_AFTER_MS 1500
+#define DRAWN_MISSED_AFTER_MS 500
 /* other-size: what the WM takes off each axis of a size asked by the control channel */
 #define OTHER_SIZE_STEP 23
 

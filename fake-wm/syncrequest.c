@@ -501,6 +501,18 @@ void sync_request_before_show(struct win *w)
         return; /* no counter: KWin's request is not sent (m_syncRequest.enabled is false) */
     int64_t v = next_value(w);
     send_request(w, v);
+    /* the pair the text answers: KWin's manage sends the synthetic ConfigureNotify of the window's
+     * geometry when it sets the mapping state, right after this request */
+    xcb_configure_notify_event_t e;
+    memset(&e, 0, sizeof e);
+    e.response_type = XCB_CONFIGURE_NOTIFY;
+    e.event = e.window = w->id;
+    e.x = w->x;
+    e.y = w->y;
+    e.width = w->w;
+    e.height = w->h;
+    e.border_width = w->bw;
+    xcb_send_event(X.c, 0, w->id, XCB_EVENT_MASK_STRUCTURE_NOTIFY, (const char *)&e);
     note_requested(w, v);
     start_wait(w, v);
     if (!w->waiting)

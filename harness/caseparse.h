@@ -24,6 +24,8 @@ enum step_kind {
     STEP_MARK,      /* mark NAME: a point in the timeline, bound to NAME (for after=/before=) */
     STEP_REPLACE,   /* replace-wm [within MS] [as VAR]: a new instance of the compositor replaces the
                        running one (ICCCM 2.8); VAR is its `wm-replaced` record */
+    STEP_FIGURE,    /* figure NAME EXPR...: a measured value (EXPR of bound records) kept in the
+                       case's result; not a check */
 };
 
 /* KEY=V KEY!=V KEY<V KEY<=V KEY>V KEY>=V; `after=VAR` / `before=VAR` compare timeline order */

@@ -66,13 +66,13 @@ static void test_err_check_and_setup(void **state)
     expect_error("case: unit/x\nclause: c/one c/two\nprofiles: ewmh-1.5\ndescription: d\nchecks: 1\n"
                  "client A\ncheck c/one\nwait A x within 1\n", 1, "`clause:` lists c/two but no `check c/two`");
     expect_error(HDR1 "client A\nwhen\n", 7, "expected `when FEATURE STEP`");
-    expect_error(HDR1 "client A\nwhen hold expect 1 == 1\n", 7, "`when` takes a command, a client, or a wait/none");
+    expect_error(HDR1 "client A\nwhen hold expect 1 == 1\n", 7, "`when` takes a command, a client, a figure, or a wait/none");
     expect_error(HDR1 "client A\nmark\n", 7, "expected `mark NAME`");
     expect_error(HDR1 "client A\nreplace-wm now\n", 7, "expected `replace-wm [within MS] [as NAME]`, found `now` alone");
     expect_error(HDR1 "client A\nreplace-wm as 9\n", 7, "expected a name after `as`");
     expect_error(HDR1 "client A\nreplace-wm within 0\n", 7, "`within 0`: the new instance needs some time");
     expect_error(HDR1 "client A\nreplace-wm within 5 within 6\n", 7, "expected `replace-wm [within MS] [as NAME]`, found `within`");
-    expect_error(HDR1 "client A\nwhen hold replace-wm\n", 7, "`when` takes a command, a client, or a wait/none");
+    expect_error(HDR1 "client A\nwhen hold replace-wm\n", 7, "`when` takes a command, a client, a figure, or a wait/none");
     expect_error(HDR1 "client A\nA resize 10\n", 7, "expected `A resize W H [hold] [via TRIGGER] [within MS]`");
     expect_error(HDR1 "client A\nA resize 10 0\n", 7, "expected a size 1..32767 in `resize`, found `0`");
     expect_error(HDR1 "client A\nA resize 10 10 via sideways\n", 7, "expected `hold`, `within MS` or `via");
