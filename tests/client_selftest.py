@@ -128,6 +128,15 @@ FAULTS = {
     "counter2-after-map": ("draft-2011", "client/extended-", ["client/extended-initialized [draft-2011]"],
                            "draft-2011/extended/client-initializes",
                            {"pass": ["client/extended-before-map [draft-2011]"]}),
+    # the policies' traps (issue 31): under a compositor that shows a window after its first answer
+    # (KWin), an application that answers only from a GL swap, with nothing to swap for 1.2 s, and
+    # one that never answers its first request, are shown by the compositor's timeout: FAIL
+    "answer-on-swap": ("ewmh-1.5,de-facto", "client/policy/first-show",
+                       ["client/policy/first-show [ewmh-1.5]", "client/policy/first-show [de-facto]"],
+                       "ewmh-1.5/basic/client-sets-counter", {"policy": "show-after-first-answer"}),
+    "never-answers-first": ("ewmh-1.5,de-facto", "client/policy/first-show",
+                            ["client/policy/first-show [ewmh-1.5]", "client/policy/first-show [de-facto]"],
+                            "ewmh-1.5/basic/client-sets-counter", {"policy": "sync-at-map"}),
 }
 
 
@@ -159,7 +168,7 @@ VARIANTS = {
 }
 
 
-def run(app_args, out, profiles=None, filt=None, animates="forever"):
+def run(app_args, out, profiles=None, filt=None, animates="forever", policy=None):
     """animates: $FRAMESYNC_CLIENT_ANIMATES, what a clients/NAME.conf would say of the command
     (model-app animates for ever in the extended form, unless --animate-ms)"""
     cmd = [HARNESS, "--client", " ".join([APP] + app_args), "--out", out]
@@ -167,6 +176,8 @@ def run(app_args, out, profiles=None, filt=None, animates="forever"):
         cmd += ["--profile", profiles]
     if filt:
         cmd += ["--filter", filt]
+    if policy:  # fake-wm --policy (fake-wm/policies.c): the compositor behaviour the trap needs
+        cmd += ["--policy", policy]
     t0 = time.monotonic()
     env = dict(os.environ, FRAMESYNC_CLIENT_ANIMATES=animates)
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -256,7 +267,7 @@ def fault_run(base, fault, spec):
     for attempt in range(1 + FAULT_RERUNS):
         out = os.path.join(base, "fault-%s-%d" % (re.sub(r"[^a-z0-9-]+", "-", fault), attempt))
         verdicts, rc, secs = run(["--fences", "2", "--fault", extra.get("fault", fault)] + extra.get("args", []),
-                                 out, profiles, filt, extra.get("animates", "forever"))
+                                 out, profiles, filt, extra.get("animates", "forever"), extra.get("policy"))
         caught = sorted(k for k, v in verdicts.items() if v == "FAIL")
         missing = [c for c in must if verdicts.get(c) != "FAIL"]
         missing += ["%s (must SKIP)" % c for c in extra.get("skip", []) if verdicts.get(c) != "SKIP"]
