@@ -104,7 +104,7 @@ static void test_err_unknown_client(void **state)
     expect_error(HDR1 "client A\nnone B map-notify for 100\n", 7, "`B` is not a client of this case");
     /* a command for an undeclared client is not a step at all */
     expect_error(HDR1 "client A\nB map\n", 7,
-                 "expected a step (client, wait, none, expect, check, mark, replace-wm, require, when, unless, or a "
+                 "expected a step (client, wait, none, expect, check, mark, figure, replace-wm, require, when, unless, or a "
                  "declared client's name and a command), found `B`");
     /* declared later does not count */
     expect_error(HDR1 "wait A map-notify within 100\nclient A\n", 6, "`A` is not a client");
