@@ -57,6 +57,10 @@ struct step {
     char *when;            /* `when FEATURE STEP` / `unless FEATURE STEP`: run STEP only if the
                               compositor has (does not have) FEATURE */
     bool unless;
+    bool optional;         /* WAIT written `try wait ...`: a measurement's record, which may never come:
+                              when it does not, VAR stays unbound and the case goes on (set-up) */
+    char *fallback;        /* FIGURE written `figure NAME EXPR or WORD`: WORD is the figure when EXPR
+                              names a record a `try wait` did not bind */
     char **tokens;         /* EXPECT / REQUIRE: the expression's tokens */
     int ntokens;
 };

@@ -16,7 +16,7 @@ static int nprobe_names;
 static const char *const builtin[] = {"wm", "compositing", "sync-requests", "driven-resize", "held-resize", "map-resize", "hold",
                                       "extended", "protocol", "client-state-idle", "client-state-animating",
                                       "client-basic-form", "replace", "policy-syncs-map",
-                                      "policy-misses-drawn"};
+                                      "policy-misses-drawn", "policy-basic-only"};
 #define NBUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
 /* The resize triggers in the order `A resize` prefers them: a ConfigureRequest is exact and
@@ -360,6 +360,10 @@ static void set_policy_features(struct features *fs, const char *policy)
                  syncs_map ? "policy %s: a sync request at the map of a window with a counter"
                            : "policy %s sends no sync request at a window's map (show-after-first-answer and "
                              "sync-at-map do)", p);
+    bool basic = !strcmp(p, "sync-at-map"); /* compiz: no extended form (fake-wm --variant basic-only) */
+    features_set(fs, "policy-basic-only", basic ? FEATURE_PRESENT : FEATURE_ABSENT, "declared",
+                 basic ? "policy %s sends basic-form requests only (compiz): the extended answer is never asked"
+                       : "policy %s sends the extended form where the profile has it", p);
     bool misses = !strcmp(p, "drawn-missed-once");
     features_set(fs, "policy-misses-drawn", misses ? FEATURE_PRESENT : FEATURE_ABSENT, "declared",
                  misses ? "policy %s: one update's drawn message never comes"

@@ -144,6 +144,34 @@ static int parse_value(int ch, const char *arg, struct options *o)
     return -1;
 }
 
+/* --policy NAME: one of fake-wm's (`fake-wm --list-policies`, the first word of each line), with
+ * --client; refused before anything starts, with the names (`all` is the runner's: run-tests.sh). */
+static bool policy_known(const struct options *o)
+{
+    char cmd[PATH_MAX + 64], line[1024], names[1024] = "";
+    snprintf(cmd, sizeof cmd, "'%s/fake-wm/fake-wm' --list-policies 2>/dev/null", o->root);
+    FILE *f = popen(cmd, "r");
+    bool found = false;
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\t\n")] = '\0';
+        found |= !strcmp(line, o->policy);
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", line);
+    }
+    if (f)
+        pclose(f);
+    if (found && o->client)
+        return true;
+    if (!names[0])
+        fprintf(stderr, "framesync: --policy: cannot list fake-wm's policies (%s/fake-wm/fake-wm --list-policies; run "
+                        "make)\n", o->root);
+    else
+        fprintf(stderr, "framesync: --policy %s: %s (the policies: %s%s)\n", o->policy,
+                o->client ? "no such policy of fake-wm" : "a policy goes with --client", names,
+                o->client ? "; `all`, each in turn: ./run-tests.sh" : "");
+    return false;
+}
+
 /* Named compositors and clients: the conf file's command and settings; --client and --wm
  * exclude each other. */
 static int resolve_names(struct options *o)
@@ -157,12 +185,8 @@ static int resolve_names(struct options *o)
     }
     if (o->client && (o->client_named = client_profile_lookup(o->root, o->client, &o->client_profile)) < 0)
         return -1;
-    if (o->policy && (!o->client || strspn(o->policy, "abcdefghijklmnopqrstuvwxyz-") != strlen(o->policy) ||
-                      !*o->policy)) {
-        fprintf(stderr, "framesync: --policy takes the name of a fake-wm policy (fake-wm --list-policies) and goes "
-                        "with --client, not `%s`%s\n", o->policy, o->client ? "" : " without --client");
+    if (o->policy && !policy_known(o))
         return -1;
-    }
     if (o->client && !o->policy)
         o->policy = "reference";
     if (o->wm_named && !o->resize_trigger && o->wm_profile.resize_trigger[0])

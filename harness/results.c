@@ -205,7 +205,13 @@ void results_add(struct results *r, const struct testcase *tc, enum profile p, c
         for (int i = 0; i < res->nfigures; i++) {
             fprintf(f, "%s", i ? ", " : "");
             json_string(f, res->figures[i].name);
-            fprintf(f, ": %s", res->figures[i].value);
+            fputs(": ", f);
+            char *end;
+            (void)strtod(res->figures[i].value, &end);
+            if (res->figures[i].value[0] && !*end) /* a number; else a word (`figure ... or WORD`) */
+                fputs(res->figures[i].value, f);
+            else
+                json_string(f, res->figures[i].value);
         }
         fputs("}, ", f);
     }

@@ -29,7 +29,10 @@ static bool run_step_figure(struct ctx *c, const struct step *st)
 {
     char tmpl[600], value[600];
     snprintf(tmpl, sizeof tmpl, "{%s}", st->command);
-    if (run_expand(c->s, c->env, tmpl, value, sizeof value) < 0) {
+    bool valued = run_expand(c->s, c->env, tmpl, value, sizeof value) >= 0;
+    if (!valued && st->fallback) /* `or WORD`: a `try wait` found nothing to measure to */
+        snprintf(value, sizeof value, "%s", st->fallback);
+    else if (!valued) {
         ctx_decide(c, VERDICT_UNRESOLVED, st, "cannot evaluate the figure `%s`", st->command);
         return false;
     }
