@@ -13,7 +13,7 @@
 /* ---- the atoms the decoder names ---- */
 enum observer_atom {
     WA_WM_PROTOCOLS, WA_SYNC_REQUEST, WA_SYNC_REQUEST_COUNTER, WA_SYNC_FENCES, WA_SYNC_DRAWN,
-    WA_FRAME_DRAWN, WA_FRAME_TIMINGS, WA_CONTROL, WA_COUNT
+    WA_FRAME_DRAWN, WA_FRAME_TIMINGS, WA_CONTROL, WA_NOTE, WA_COUNT
 };
 
 /* The observer's state: made in main() and passed down to every part (no part reaches into

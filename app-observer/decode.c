@@ -384,6 +384,10 @@ static void client_message(struct observer *ob, const xcb_client_message_event_t
     } else if (e->type == ob->atoms[WA_WM_PROTOCOLS] && l[0] == ob->atoms[WA_SYNC_DRAWN]) {
         out_record("sync-drawn", "window=%u value=%" PRId64 " sendevent=%d", w->id,
                    (int64_t)(((uint64_t)l[2] << 32) | l[1]), sent);
+    } else if (e->type == ob->atoms[WA_NOTE] && sent) {
+        /* fake-wm under a --policy (fake-wm/policynotes.c): sent to its own window, about this one */
+        out_record("wm-note", "window=%u what=%s value=%" PRId64, w->id,
+                   l[0] == 1 ? "shown" : l[0] == 2 ? "drawn-missed" : "other", (int64_t)(((uint64_t)l[2] << 32) | l[1]));
     } else if (e->type == ob->atoms[WA_FRAME_DRAWN] || e->type == ob->atoms[WA_FRAME_TIMINGS]) {
         out_record(e->type == ob->atoms[WA_FRAME_DRAWN] ? "frame-drawn" : "frame-timings",
                    "window=%u value=%" PRId64 " sendevent=%d", w->id, (int64_t)(((uint64_t)l[1] << 32) | l[0]), sent);

@@ -34,7 +34,8 @@ static xcb_connection_t *connect_or_die(const struct observer *ob)
 
 static const char *const atom_names[WA_COUNT] = {
     "WM_PROTOCOLS", "_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_NET_WM_SYNC_FENCES",
-    "_NET_WM_SYNC_DRAWN", "_NET_WM_FRAME_DRAWN", "_NET_WM_FRAME_TIMINGS", "_FRAMESYNC_WM_CONTROL"};
+    "_NET_WM_SYNC_DRAWN", "_NET_WM_FRAME_DRAWN", "_NET_WM_FRAME_TIMINGS", "_FRAMESYNC_WM_CONTROL",
+    "_FRAMESYNC_WM_NOTE"};
 
 static void connect_all(struct observer *ob)
 {

@@ -48,6 +48,7 @@ void comp_counter_gone(struct win *w);
 void comp_tick(int64_t now);         /* timers, and paint if due */
 /* a synced resize was answered (or timed out): its picture is shown from the next paint */
 void comp_resize_answered(struct win *w);
+void comp_ready_for_painting(struct win *w); /* show-after-first-answer: its request at manage ended */
 /* inject show-before-paint or configure-before-answer (`why`, for the log): the window at its new
  * size, as the client has not painted it yet, painted to the screen now (the WM's configure was
  * just sent, inside a server grab that this ends) */

@@ -15,6 +15,8 @@
 #include "log.h"
 #include "outputs.h"
 #include "pictures.h"
+#include "policies.h"
+#include "policynotes.h"
 #include "stage.h"
 #include "state.h"
 #include "variants.h"
@@ -81,6 +83,20 @@ static bool shown_by(const struct win *w, int output) { return output < 0 || out
  * windows the output shows are refreshed from their contents and their updates collected for the
  * drawn messages, and only the output's rectangle is copied to the overlay (the other outputs keep
  * what their own last paint put there). */
+/* not painted at all yet: newly mapped and not drawn (FIRST_SHOW_GRACE_US), fault first-drawn-at-map's
+ * wait, or policy show-after-first-answer's request at manage unanswered */
+static bool not_yet_shown(const struct win *w) { return w->await_first || w->first_show_after || w->unready; }
+
+/* when the next paint may be: --refresh-hz after the last one; policy frame-clock-drawn: the next
+ * tick of a clock that runs whether or not anything is painted (mutter's frame clock), so an
+ * update's paint and drawn message wait for it */
+static int64_t next_paint_at(void)
+{
+    if (!POLICY(FRAME_CLOCK_DRAWN) || last_paint < 0)
+        return last_paint + interval_us;
+    return (last_paint / interval_us + 1) * interval_us;
+}
+
 static void paint_on(int64_t now, int output)
 {
     /* learn every counter change the server processed before now */
@@ -100,7 +116,7 @@ static void paint_on(int64_t now, int output)
     bool copies = false;
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
-        if (paintable(w) && shown_by(w, output) && !w->await_first && !w->first_show_after && !kept(w) &&
+        if (paintable(w) && shown_by(w, output) && !not_yet_shown(w) && !kept(w) &&
             !w->show_released && !w->defer_until && (w->dirty || !w->shown))
             copies = true;
     }
@@ -113,7 +129,7 @@ static void paint_on(int64_t now, int output)
     xcb_render_fill_rectangles(X.pc, XCB_RENDER_PICT_OP_SRC, back_pic, black, 1, &all);
     for (int i = 0; i < nstack; i++) {
         struct win *w = stack[i];
-        if (!paintable(w) || w->await_first || w->first_show_after)
+        if (!paintable(w) || not_yet_shown(w))
             continue;
         if (!shown_by(w, output)) {
             if (w->shown && w->saved_pic) /* its part on this output, as its own output last showed it */
@@ -129,6 +145,10 @@ static void paint_on(int64_t now, int output)
         if (!w->saved_pic)
             continue;
         draw_window(w, fade_alpha(w, now));
+        if (!w->first_shown_at) {
+            w->first_shown_at = now ? now : 1;
+            note_first_shown(w);
+        }
         drawn_collect(w, outputs_of(w));
         if (fade_running(w))
             again = true; /* a fade-in goes on with the next refresh */
@@ -191,7 +211,7 @@ void comp_tick(int64_t now)
     if (!paint_wanted())
         return;
     if (!clock_per_output()) {
-        if (now >= last_paint + interval_us)
+        if (now >= next_paint_at())
             paint(now);
         return;
     }
@@ -214,7 +234,7 @@ int64_t comp_next_deadline(void)
     } while (0)
     int64_t due = 0;
     if (paint_wanted() && !clock_per_output())
-        CONSIDER(last_paint + interval_us);
+        CONSIDER(next_paint_at());
     else if (paint_wanted() && next_output(&due) >= 0)
         CONSIDER(due);
     if (drawn_next_deadline() >= 0)
@@ -254,6 +274,12 @@ void comp_resize_answered(struct win *w)
      * the other connection right after this), or they name and copy the next size's pixmap (seen:
      * one frame of the next paint cropped to the answered size, about one cell in ten) */
     xh_round_trip(X.pc);
+}
+
+void comp_ready_for_painting(struct win *w)
+{
+    w->dirty = true;
+    comp_schedule();
 }
 
 void comp_show_before_paint(struct win *w, const char *why)

@@ -53,6 +53,7 @@ void comp_window_mapped(struct win *w)
      * repaint), unless that takes longer than FIRST_SHOW_GRACE_US; damage that arrived before
      * this MapNotify (the two connections are not ordered) counts */
     w->mapped_at = clock_now_us();
+    w->first_shown_at = 0; /* a new map: its first showing is noted again */
     w->await_first = !w->drew;
     fade_window_mapped(w);
     if (in_update(w)) {

@@ -17,6 +17,7 @@
 
 #include "drawn.h"
 #include "log.h"
+#include "policies.h"
 #include "state.h"
 #include "sync.h"
 #include "win.h"
@@ -62,6 +63,10 @@ static void control_resize(struct win *w, uint32_t wd, uint32_t ht, uint32_t gap
         return;
     }
     uint32_t asked_w = wd, asked_h = ht;
+    if (POLICY(OTHER_SIZE)) { /* the WM's constraints give another size than the one asked */
+        wd = wd > OTHER_SIZE_STEP ? wd - OTHER_SIZE_STEP : wd + OTHER_SIZE_STEP;
+        ht = ht > OTHER_SIZE_STEP ? ht - OTHER_SIZE_STEP : ht + OTHER_SIZE_STEP;
+    }
     struct xh_axis_range rw, rh;
     xh_size_ranges(X.c, w->id, &rw, &rh);
     wd = clamp_axis(wd, rw);

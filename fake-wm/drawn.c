@@ -9,6 +9,8 @@
 #include "features.h"
 #include "log.h"
 #include "outputs.h"
+#include "policies.h"
+#include "policynotes.h"
 #include "state.h"
 
 #include "clock.h"
@@ -117,10 +119,24 @@ void drawn_window_mapped(struct win *w, int64_t value, bool odd)
     push_pending(w, value);
 }
 
+/* policy drawn-missed-once: is this the update whose message never comes? */
+static bool missed_by_policy(struct win *w)
+{
+    if (!POLICY(DRAWN_MISSED_ONCE) || w->drawn_missed || !w->first_shown_at || w->first_drawn_needed ||
+        clock_now_us() - w->first_shown_at < (int64_t)DRAWN_MISSED_AFTER_MS * 1000)
+        return false;
+    w->drawn_missed = true;
+    return true;
+}
+
 void drawn_update_completed(struct win *w, int64_t value)
 {
     if (!drawn_enabled_for(w) || !w->mapped)
         return;
+    if (missed_by_policy(w)) {
+        note_drawn_missed(w, value);
+        return;
+    }
     if (FAULT(NO_DRAWN) && !w->first_drawn_needed) {
         logv("window %u: no drawn message for update %lld (fault no-drawn)", w->id, (long long)value);
         return;

@@ -5,6 +5,7 @@
 #include "faults.h"
 #include "injections.h"
 #include "state.h"
+#include "policies.h"
 #include "variants.h"
 
 #include <errno.h>
@@ -18,7 +19,8 @@ static void usage(FILE *f)
             "usage: fake-wm [--profile ewmh-1.5|draft-2011|de-facto] [--refresh-hz N]\n"
             "               [--sync-timeout-ms N] [--hold-timeout-ms N] [--variant NAME]...\n"
             "               [--compress] [--no-composite] [--inject FAULT]...\n"
-            "               [--replace] [--list-variants] [--list-faults] [--verbose]\n"
+            "               [--replace] [--policy NAME] [--list-variants] [--list-faults]\n"
+            "               [--list-policies] [--verbose]\n"
             "  --profile P          the text it implements (default ewmh-1.5)\n"
             "  --refresh-hz N       repaint at most N times a second (default 60)\n"
             "  --sync-timeout-ms N  wait for a sync request's answer or a fence (default 1000)\n"
@@ -28,6 +30,9 @@ static void usage(FILE *f)
             "  --compress           the same as --variant compress\n"
             "  --no-composite       the same as --variant wm-only\n"
             "  --inject FAULT       break one clause (repeatable; see --list-faults)\n"
+            "  --policy NAME        treat client windows as a named compositor does (client\n"
+            "                       runs; see --list-policies), and note to the observer when a\n"
+            "                       window is first shown\n"
             "  --replace            take WM_S0 and _NET_WM_CM_S0 from the running manager (ICCCM 2.8)\n"
             "                       and manage the windows it leaves\n"
             "  --list-variants      NAME<TAB>what it does<TAB>like which compositor, then exit\n"
@@ -59,6 +64,27 @@ static void refuse_with_option(bool given, const char *option, const char *sette
         return;
     fprintf(stderr, "fake-wm: %s and %s cannot be combined: the latter sets it\n", option, setter);
     exit(2);
+}
+
+static void select_policy(const char *name)
+{
+    if (policy_select(name) && strcmp(name, "none"))
+        return;
+    char all[512];
+    policies_names(all, sizeof all);
+    fprintf(stderr, "fake-wm: unknown policy '%s' for --policy (one of: %s)\n", name ? name : "", all);
+    exit(2);
+}
+
+/* what the policy means for the variants and options (policies.c has the rows) */
+static void apply_policy(void)
+{
+    if (POLICY(SYNC_AT_MAP))
+        variant_on[V_SYNC_AT_MAP] = true;
+    if (POLICY(SLOW_ANSWER_TIMEOUT)) {
+        refuse_with_option(sync_timeout_given, "--sync-timeout-ms", "--policy slow-answer-timeout");
+        opt.sync_timeout_ms = SLOW_ANSWER_TIMEOUT_MS;
+    }
 }
 
 /* what the variants switched on mean for the options that other parts read */
@@ -159,6 +185,11 @@ void options_parse(int argc, char **argv)
             enable_variant("compress");
         } else if (strcmp(name, "--no-composite") == 0 && !val) {
             enable_variant("wm-only");
+        } else if (strcmp(name, "--policy") == 0) {
+            select_policy(NEXTVAL());
+        } else if (strcmp(name, "--list-policies") == 0 && !val) {
+            policies_list();
+            exit(0);
         } else if (strcmp(name, "--list-variants") == 0 && !val) {
             variants_list();
             exit(0);
@@ -189,6 +220,7 @@ void options_parse(int argc, char **argv)
         }
 #undef NEXTVAL
     }
+    apply_policy();
     apply_variants();
     apply_faults();
 }

@@ -38,6 +38,7 @@ static const char *const atom_names[A_COUNT] = {
     [A_FAKE_WM_TIMESTAMP] = "_FAKE_WM_TIMESTAMP",
     [A_FAKE_WM_PAINT_STAMP] = "_FAKE_WM_PAINT_STAMP",
     [A_FRAMESYNC_WM_CONTROL] = "_FRAMESYNC_WM_CONTROL",
+    [A_FRAMESYNC_WM_NOTE] = "_FRAMESYNC_WM_NOTE",
 };
 
 const char *atom_name(enum atom_id a) { return atom_names[a]; }

@@ -30,6 +30,7 @@ void sync_configure_after_gap(struct win *w, const struct configure_req *r, int 
 void sync_target_geometry(const struct win *w, int16_t *x, int16_t *y, uint16_t *wd, uint16_t *ht);
 void sync_interactive_started(struct win *w);     /* a keyboard or pointer resize of w begins */
 bool sync_request_at_map(struct win *w);         /* sync-at-map: true when the map waits */
+void sync_request_before_show(struct win *w);    /* policy show-after-first-answer: not shown until answered */
 
 /* syncanswer.c */
 bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev);

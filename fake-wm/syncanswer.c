@@ -22,6 +22,11 @@ static void sync_wait_done(struct win *w, const char *why)
     w->wait_alarm = XCB_NONE;
     w->waiting = false;
     comp_resize_answered(w);
+    if (w->unready) {
+        w->unready = false;
+        logmsg("window %u: ready for painting (%s; policy show-after-first-answer)", w->id, why);
+        comp_ready_for_painting(w);
+    }
     if (w->map_after_wait) {
         w->map_after_wait = false;
         logmsg("window %u: mapping it after its sync request at map (%s; variant sync-at-map)", w->id, why);

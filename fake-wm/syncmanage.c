@@ -236,6 +236,7 @@ void sync_manage(struct win *w)
     w->waiting = false;
     w->queued = false;
     w->map_after_wait = false;
+    w->unready = false;
     w->interactive_fresh = false;
     w->unsynced = w->unsynced_for_good = w->unwaited = false;
 
@@ -281,6 +282,7 @@ void sync_unmanage(struct win *w)
 {
     hostile_window_gone(w);
     w->map_after_wait = false; /* withdrawn or destroyed before its map: nothing to map */
+    w->unready = false;
     w->unanswered_at_unmap = w->waiting && !w->destroyed;
     if (w->waiting) {
         /* the wait ends with the management it was part of: a new map is synced afresh */

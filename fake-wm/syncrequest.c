@@ -11,6 +11,7 @@
 #include "log.h"
 #include "sizelimits.h"
 #include "state.h"
+#include "policies.h"
 #include "variants.h"
 #include "winops.h"
 
@@ -489,4 +490,35 @@ bool sync_request_at_map(struct win *w)
     logmsg("window %u: sync request %lld at map: mapping it once counter %u reaches it (variant sync-at-map)", w->id,
            (long long)v, w->req_counter);
     return true;
+}
+
+/* policy show-after-first-answer (KWin's X11Window::manage): a sync request at the MapRequest of a
+ * window with a counter, in its form; the window is mapped at once but not painted (w->unready)
+ * until the counter reaches the request or FIRST_ANSWER_TIMEOUT_MS pass (sync_wait_done). */
+void sync_request_before_show(struct win *w)
+{
+    if (w->req_counter == XCB_NONE)
+        return; /* no counter: KWin's request is not sent (m_syncRequest.enabled is false) */
+    int64_t v = next_value(w);
+    send_request(w, v);
+    /* the pair the text answers: KWin's manage sends the synthetic ConfigureNotify of the window's
+     * geometry when it sets the mapping state, right after this request */
+    xcb_configure_notify_event_t e;
+    memset(&e, 0, sizeof e);
+    e.response_type = XCB_CONFIGURE_NOTIFY;
+    e.event = e.window = w->id;
+    e.x = w->x;
+    e.y = w->y;
+    e.width = w->w;
+    e.height = w->h;
+    e.border_width = w->bw;
+    xcb_send_event(X.c, 0, w->id, XCB_EVENT_MASK_STRUCTURE_NOTIFY, (const char *)&e);
+    note_requested(w, v);
+    start_wait(w, v);
+    if (!w->waiting)
+        return;
+    w->wait_deadline = clock_now_us() + (int64_t)FIRST_ANSWER_TIMEOUT_MS * 1000;
+    w->unready = compositing();
+    logmsg("window %u: sync request %lld at manage: not shown until counter %u reaches it or %d ms pass (policy "
+           "show-after-first-answer)", w->id, (long long)v, w->req_counter, FIRST_ANSWER_TIMEOUT_MS);
 }

@@ -168,6 +168,10 @@ struct win {
     int64_t first_show_after; /* fault first-drawn-at-map: not shown before this time (0: no such wait) */
     int64_t mapped_at;
     bool shown;       /* has a saved copy (was painted since it was mapped) */
+    /* policies (policies.h) */
+    bool unready;             /* show-after-first-answer: not painted until its request at manage ends */
+    int64_t first_shown_at;   /* its first paint since the map (0: not yet) */
+    bool drawn_missed;        /* drawn-missed-once: its one missed drawn message is past */
 };
 
 /* all toplevels (children of the root), bottom to top */

@@ -8,6 +8,7 @@
 #include "embedded.h"
 #include "features.h"
 #include "fences.h"
+#include "policies.h"
 #include "log.h"
 #include "moveresize.h"
 #include "probebreak.h"
@@ -105,6 +106,8 @@ void wm_on_map_request(const xcb_map_request_event_t *e)
         wm_set_state(w->id, 1 /* NormalState */);
         if (VARIANT(SYNC_AT_MAP) && sync_request_at_map(w))
             return; /* mapped when the counter reaches the request (sync_wait_done) */
+        if (POLICY(SHOW_AFTER_FIRST_ANSWER))
+            sync_request_before_show(w); /* mapped now, painted once answered */
     }
     if (compositing())
         drawn_before_map(w);

@@ -72,6 +72,7 @@ void case_free(struct testcase *tc)
         free(s->event);
         free(s->as);
         free(s->when);
+        free(s->fallback);
         for (int j = 0; j < s->nfilters; j++) {
             free(s->filters[j].key);
             free(s->filters[j].value);

@@ -24,6 +24,8 @@ enum step_kind {
     STEP_MARK,      /* mark NAME: a point in the timeline, bound to NAME (for after=/before=) */
     STEP_REPLACE,   /* replace-wm [within MS] [as VAR]: a new instance of the compositor replaces the
                        running one (ICCCM 2.8); VAR is its `wm-replaced` record */
+    STEP_FIGURE,    /* figure NAME EXPR...: a measured value (EXPR of bound records) kept in the
+                       case's result; not a check */
 };
 
 /* KEY=V KEY!=V KEY<V KEY<=V KEY>V KEY>=V; `after=VAR` / `before=VAR` compare timeline order */
@@ -55,6 +57,10 @@ struct step {
     char *when;            /* `when FEATURE STEP` / `unless FEATURE STEP`: run STEP only if the
                               compositor has (does not have) FEATURE */
     bool unless;
+    bool optional;         /* WAIT written `try wait ...`: a measurement's record, which may never come:
+                              when it does not, VAR stays unbound and the case goes on (set-up) */
+    char *fallback;        /* FIGURE written `figure NAME EXPR or WORD`: WORD is the figure when EXPR
+                              names a record a `try wait` did not bind */
     char **tokens;         /* EXPECT / REQUIRE: the expression's tokens */
     int ntokens;
 };

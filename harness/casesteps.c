@@ -385,6 +385,30 @@ static bool parse_plain_step(struct parser *p, struct step *s, char **tok, int n
     }
     if (!strcmp(tok[0], "replace-wm"))
         return parse_replace(p, s, tok, n);
+    if (!strcmp(tok[0], "figure")) {
+        /* a measurement the case reports (results.json "figures"), e.g. figure first_show_ms
+         * shown.t - top.t / 1000: evaluated as a {EXPR} of a probe's detail */
+        s->kind = STEP_FIGURE;
+        if (n < 3 || !cp_is_name(tok[1]))
+            return cp_fail(p, "expected `figure NAME EXPR [or WORD]`");
+        if (n >= 5 && !strcmp(tok[n - 2], "or")) { /* or WORD: what the figure is when EXPR has no value */
+            if (!cp_is_name(tok[n - 1]))
+                return cp_fail(p, "expected a word after `or` in `figure NAME EXPR or WORD`, found `%s`", tok[n - 1]);
+            s->fallback = strdup(tok[n - 1]);
+            n -= 2;
+        }
+        s->as = strdup(tok[1]);
+        s->command = join(tok + 2, n - 2);
+        return true;
+    }
+    if (!strcmp(tok[0], "try") && n > 1 && !strcmp(tok[1], "wait")) {
+        /* try wait ...: the record a figure measures to, which may never come (set-up, never a check) */
+        s->kind = STEP_WAIT;
+        s->setup = s->optional = true;
+        if (!parse_wait(p, s, tok + 1, n - 1))
+            return false;
+        return s->as ? true : cp_fail(p, "`try wait` binds what it finds: end it with `as NAME`");
+    }
     if (!strcmp(tok[0], "require") && n > 1 && (!strcmp(tok[1], "wait") || !strcmp(tok[1], "none"))) {
         /* require wait|none ...: an observation that decides whether the case applies */
         s->kind = !strcmp(tok[1], "wait") ? STEP_WAIT : STEP_NONE;
@@ -397,7 +421,7 @@ static bool parse_plain_step(struct parser *p, struct step *s, char **tok, int n
     }
     if (known_client(p, tok[0]))
         return parse_command(p, s, tok, n);
-    return cp_fail(p, "expected a step (client, wait, none, expect, check, mark, replace-wm, require, when, unless, or a declared "
+    return cp_fail(p, "expected a step (client, wait, try wait, none, expect, check, mark, figure, replace-wm, require, when, unless, or a declared "
                    "client's name and a command), found `%s`", tok[0]);
 }
 
@@ -433,12 +457,12 @@ bool cp_parse_step(struct parser *p, char *line)
             s->unless = tok[0][0] == 'u';
             t += 2;
             n -= 2;
-            static const char *allowed[] = {"wait", "none", "client", NULL};
+            static const char *allowed[] = {"wait", "none", "client", "figure", NULL};
             bool fine = known_client(p, t[0]);
             for (int i = 0; allowed[i]; i++)
                 fine |= !strcmp(t[0], allowed[i]);
             if (!fine)
-                ok = cp_fail(p, "`%s` takes a command, a client, or a wait/none (which is then not a check), "
+                ok = cp_fail(p, "`%s` takes a command, a client, a figure, or a wait/none (which is then not a check), "
                              "found `%s`", tok[0], t[0]);
         } else
             ok = false;

@@ -72,7 +72,7 @@ static int start_server(struct run *r)
     }
     const char *client_cmd = getenv("FRAMESYNC_CLIENT_COMMAND");
     if (o->client) {
-        results_client(r->results, o->client_named ? o->client_profile.name : "", client_cmd);
+        results_client(r->results, o->client_named ? o->client_profile.name : "", client_cmd, o->policy);
         tap_comment(&r->tap, "client under test: %s%s%s", o->client_named ? o->client_profile.name : "",
                     o->client_named ? ": " : "", client_cmd);
     }

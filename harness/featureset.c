@@ -15,7 +15,8 @@ static int nprobe_names;
  * command (the client states, `replace`: how a new instance replaces it, lifecycle.c). */
 static const char *const builtin[] = {"wm", "compositing", "sync-requests", "driven-resize", "held-resize", "map-resize", "hold",
                                       "extended", "protocol", "client-state-idle", "client-state-animating",
-                                      "client-basic-form", "replace"};
+                                      "client-basic-form", "replace", "policy-syncs-map",
+                                      "policy-misses-drawn", "policy-basic-only"};
 #define NBUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
 /* The resize triggers in the order `A resize` prefers them: a ConfigureRequest is exact and
@@ -348,8 +349,30 @@ void features_derive(struct features *fs)
     derive_protocol(fs);
 }
 
+/* The compositor's policy in a client run (--policy, fake-wm/policies.c), as the cases that only
+ * apply under some policies ask for it: one that syncs a window at its map, one that leaves a drawn
+ * message out. */
+static void set_policy_features(struct features *fs, const char *policy)
+{
+    const char *p = policy ? policy : "reference";
+    bool syncs_map = !strcmp(p, "show-after-first-answer") || !strcmp(p, "sync-at-map");
+    features_set(fs, "policy-syncs-map", syncs_map ? FEATURE_PRESENT : FEATURE_ABSENT, "declared",
+                 syncs_map ? "policy %s: a sync request at the map of a window with a counter"
+                           : "policy %s sends no sync request at a window's map (show-after-first-answer and "
+                             "sync-at-map do)", p);
+    bool basic = !strcmp(p, "sync-at-map"); /* compiz: no extended form (fake-wm --variant basic-only) */
+    features_set(fs, "policy-basic-only", basic ? FEATURE_PRESENT : FEATURE_ABSENT, "declared",
+                 basic ? "policy %s sends basic-form requests only (compiz): the extended answer is never asked"
+                       : "policy %s sends the extended form where the profile has it", p);
+    bool misses = !strcmp(p, "drawn-missed-once");
+    features_set(fs, "policy-misses-drawn", misses ? FEATURE_PRESENT : FEATURE_ABSENT, "declared",
+                 misses ? "policy %s: one update's drawn message never comes"
+                        : "policy %s sends every drawn message (drawn-missed-once leaves one out)", p);
+}
+
 void features_set_client_states(struct features *fs, const char *animates)
 {
+    set_policy_features(fs, getenv("FRAMESYNC_CLIENT_POLICY"));
     const char *word = animates ? animates : "";
     if (!strcmp(word, "forever"))
         features_set(fs, "client-state-idle", FEATURE_ABSENT, "declared",

@@ -63,8 +63,12 @@ static void for_profile(const char *tmpl, enum profile p, char *buf, size_t len)
 
 static void wm_command_for(const struct run *r, enum profile p, char *buf, size_t len)
 {
-    char def[PATH_MAX + 64];
-    snprintf(def, sizeof def, "exec '%s/fake-wm/fake-wm' --profile {profile}", r->o->root);
+    char def[PATH_MAX + 160];
+    if (r->o->policy) /* a client run: fake-wm under the policy, which also notes what it shows */
+        snprintf(def, sizeof def, "exec '%s/fake-wm/fake-wm' --profile {profile} --policy %s", r->o->root,
+                 r->o->policy);
+    else
+        snprintf(def, sizeof def, "exec '%s/fake-wm/fake-wm' --profile {profile}", r->o->root);
     for_profile(r->o->wm ? r->o->wm : def, p, buf, len);
 }
 

@@ -43,6 +43,7 @@ static int setup_client(struct run *r)
     if (o->client_named)
         client_profile_command(&o->client_profile, o->root, r->tmp_dir, cmd, sizeof cmd);
     setenv("FRAMESYNC_CLIENT_COMMAND", o->client_named ? cmd : o->client, 1);
+    setenv("FRAMESYNC_CLIENT_POLICY", o->policy, 1); /* the declared policy-* features (featureset.c) */
     return 0;
 }
 

@@ -33,6 +33,8 @@ void options_usage(FILE *f)
           "                      (cases/client/) run CMD (a shell command line, or NAME of\n"
           "                      clients/NAME.conf: --list-clients) against the reference\n"
           "                      compositor fake-wm, which resizes and moves it itself\n"
+          "  --policy NAME       with --client: fake-wm treats the application as the compositor\n"
+          "                      the policy names does (fake-wm --list-policies; default reference)\n"
           "  --list-clients      list the named clients: installed or not, command\n"
           "  --probe             probe what the compositor implements (cases/probes/), print the\n"
           "                      feature table, write OUT/features.tsv, run no case\n"
@@ -142,6 +144,34 @@ static int parse_value(int ch, const char *arg, struct options *o)
     return -1;
 }
 
+/* --policy NAME: one of fake-wm's (`fake-wm --list-policies`, the first word of each line), with
+ * --client; refused before anything starts, with the names (`all` is the runner's: run-tests.sh). */
+static bool policy_known(const struct options *o)
+{
+    char cmd[PATH_MAX + 64], line[1024], names[1024] = "";
+    snprintf(cmd, sizeof cmd, "'%s/fake-wm/fake-wm' --list-policies 2>/dev/null", o->root);
+    FILE *f = popen(cmd, "r");
+    bool found = false;
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\t\n")] = '\0';
+        found |= !strcmp(line, o->policy);
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", line);
+    }
+    if (f)
+        pclose(f);
+    if (found && o->client)
+        return true;
+    if (!names[0])
+        fprintf(stderr, "framesync: --policy: cannot list fake-wm's policies (%s/fake-wm/fake-wm --list-policies; run "
+                        "make)\n", o->root);
+    else
+        fprintf(stderr, "framesync: --policy %s: %s (the policies: %s%s)\n", o->policy,
+                o->client ? "no such policy of fake-wm" : "a policy goes with --client", names,
+                o->client ? "; `all`, each in turn: ./run-tests.sh" : "");
+    return false;
+}
+
 /* Named compositors and clients: the conf file's command and settings; --client and --wm
  * exclude each other. */
 static int resolve_names(struct options *o)
@@ -155,6 +185,10 @@ static int resolve_names(struct options *o)
     }
     if (o->client && (o->client_named = client_profile_lookup(o->root, o->client, &o->client_profile)) < 0)
         return -1;
+    if (o->policy && !policy_known(o))
+        return -1;
+    if (o->client && !o->policy)
+        o->policy = "reference";
     if (o->wm_named && !o->resize_trigger && o->wm_profile.resize_trigger[0])
         o->resize_trigger = o->wm_profile.resize_trigger;
     if (o->wm_named && !o->input && o->wm_profile.input[0])
@@ -196,7 +230,7 @@ int options_parse(int argc, char **argv, struct options *o)
         {"client", required_argument, 0, 'A'},    {"list-clients", no_argument, 0, 'L'},
         {"allow-empty", no_argument, 0, 'Y'},     {"fail-on", required_argument, 0, 'X'},
         {"xserver", required_argument, 0, 'x'},   {"input", required_argument, 0, 'I'},
-        {"replace-with", required_argument, 0, 'B'},
+        {"replace-with", required_argument, 0, 'B'}, {"policy", required_argument, 0, 'O'},
         {0, 0, 0, 0}};
     defaults(o);
     bool list = false, coverage = false, probe = false;
@@ -211,6 +245,7 @@ int options_parse(int argc, char **argv, struct options *o)
         case 'A': o->client = optarg; break;
         case 'I': o->input = optarg; break;
         case 'B': o->replace_with = optarg; break;
+        case 'O': o->policy = optarg; break;
         case 'o': snprintf(o->out_dir, sizeof o->out_dir, "%s", optarg); break;
         case 'c': snprintf(o->cases_dir, sizeof o->cases_dir, "%s", optarg); break;
         case 'l': list = true; break;

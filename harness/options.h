@@ -40,6 +40,8 @@ struct options {
     const char *input;           /* --input CMD (or input: of the conf): the helper that puts input into
                                     the compositor's own seat (input-path.h), or NULL: XTEST */
     const char *client;          /* --client NAME|CMD: the application under test (client mode) */
+    const char *policy;          /* --policy NAME: fake-wm's (fake-wm --list-policies), client mode;
+                                    default "reference" */
     struct client_profile client_profile; /* --client NAME: clients/NAME.conf */
     int client_named;
     bool allow_empty;            /* --allow-empty: a run that tested nothing may still exit 0 */

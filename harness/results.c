@@ -30,6 +30,7 @@ struct results {
     char status[128];
     char client_name[64];    /* --client: the application under test ("" in a compositor run) */
     char client_command[2048];
+    char policy[64];         /* --client: fake-wm's policy (every case's result names it) */
     char run_verdict[32];    /* "" until the run ends: then "complete" or "UNRESOLVED" */
     char run_reason[2048];
     int exit_status;
@@ -57,7 +58,8 @@ static void write_file(struct results *r)
     if (r->client_command[0]) { /* a client run: which application was under test */
         fputs(",\n  \"client\": {", f);
         kv(f, "name", r->client_name, true);
-        kv(f, "command", r->client_command, false);
+        kv(f, "command", r->client_command, true);
+        kv(f, "policy", r->policy, false);
         fputc('}', f);
     }
     if (r->run_verdict[0]) { /* the whole run's verdict: a run that tested nothing is not green */
@@ -173,6 +175,8 @@ void results_add(struct results *r, const struct testcase *tc, enum profile p, c
     fprintf(f, "%s\n    {", r->ncases++ ? "," : "");
     kv(f, "id", tc->id, true);
     kv(f, "profile", profile_name(p), true);
+    if (r->policy[0])
+        kv(f, "policy", r->policy, true);
     fputs("\"clauses\": [", f);
     for (int i = 0; i < tc->nclauses; i++) {
         if (i)
@@ -196,6 +200,21 @@ void results_add(struct results *r, const struct testcase *tc, enum profile p, c
     kv(f, "expected", res->expected, true);
     kv(f, "observed", res->observed, true);
     kv(f, "log", res->log_path, true);
+    if (res->nfigures) { /* the case's measurements (figure steps): numbers, as the case computed them */
+        fputs("\"figures\": {", f);
+        for (int i = 0; i < res->nfigures; i++) {
+            fprintf(f, "%s", i ? ", " : "");
+            json_string(f, res->figures[i].name);
+            fputs(": ", f);
+            char *end;
+            (void)strtod(res->figures[i].value, &end);
+            if (res->figures[i].value[0] && !*end) /* a number; else a word (`figure ... or WORD`) */
+                fputs(res->figures[i].value, f);
+            else
+                json_string(f, res->figures[i].value);
+        }
+        fputs("}, ", f);
+    }
     fprintf(f, "\"checks_run\": %d, \"checks\": %d, \"duration_ms\": %.1f}", res->checks_run, tc->checks,
             (double)(res->end_us - res->start_us) / 1000.0);
     fclose(f);
@@ -204,8 +223,9 @@ void results_add(struct results *r, const struct testcase *tc, enum profile p, c
     write_file(r);
 }
 
-void results_client(struct results *r, const char *name, const char *command)
+void results_client(struct results *r, const char *name, const char *command, const char *policy)
 {
+    snprintf(r->policy, sizeof r->policy, "%s", policy ? policy : "");
     snprintf(r->client_name, sizeof r->client_name, "%s", name ? name : "");
     snprintf(r->client_command, sizeof r->client_command, "%s", command ? command : "");
     write_file(r);

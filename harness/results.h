@@ -17,7 +17,7 @@ struct results *results_open(const char *path, const struct catalog *cat);
 /* The compositor as it was when ready (claims), for the report header. */
 void results_compositor(struct results *r, const struct compositor *c, enum profile p);
 /* --client: the application under test (its name in clients/, or "", and its command line). */
-void results_client(struct results *r, const char *name, const char *command);
+void results_client(struct results *r, const char *name, const char *command, const char *policy);
 /* The feature table of one compositor command (after its probes). */
 void results_features(struct results *r, const struct features *fs);
 /* A FAIL also counts as a finding of the clause its failed check checks (res->clause). */

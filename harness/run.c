@@ -23,6 +23,28 @@ static uint32_t atom(void *p, const char *name)
     return xu_atom(((struct ctx *)p)->env->x->conn, name);
 }
 
+/* figure NAME EXPR: the value goes into the result; an expression of records the case did not bind
+ * is the case's error (UNRESOLVED), as an expect's */
+static bool run_step_figure(struct ctx *c, const struct step *st)
+{
+    char tmpl[600], value[600];
+    snprintf(tmpl, sizeof tmpl, "{%s}", st->command);
+    bool valued = run_expand(c->s, c->env, tmpl, value, sizeof value) >= 0;
+    if (!valued && st->fallback) /* `or WORD`: a `try wait` found nothing to measure to */
+        snprintf(value, sizeof value, "%s", st->fallback);
+    else if (!valued) {
+        ctx_decide(c, VERDICT_UNRESOLVED, st, "cannot evaluate the figure `%s`", st->command);
+        return false;
+    }
+    if (c->res->nfigures < (int)(sizeof c->res->figures / sizeof c->res->figures[0])) {
+        struct figure *f = &c->res->figures[c->res->nfigures++];
+        snprintf(f->name, sizeof f->name, "%s", st->as);
+        snprintf(f->value, sizeof f->value, "%s", value);
+    }
+    session_note(c->s, "figure %s=%s", st->as, value);
+    return true;
+}
+
 static bool run_step(struct ctx *c, const struct step *st)
 {
     if (ctx_watchdog_fired(c, st))
@@ -61,6 +83,7 @@ static bool run_step(struct ctx *c, const struct step *st)
     case STEP_EXPECT: return run_step_expect(c, st);
     case STEP_REQUIRE: return run_step_require(c, st);
     case STEP_REPLACE: return run_step_replace(c, st);
+    case STEP_FIGURE: return run_step_figure(c, st);
     }
     return false;
 }

@@ -86,6 +86,11 @@ struct result {
     bool app_not_started;     /* the application under test ended before it ever mapped a window:
                                  an input error (the reason says why), not a verdict */
     int checks_run;
+    struct figure {
+        char name[48];
+        char value[48];
+    } figures[8];             /* `figure` steps that ran, in order */
+    int nfigures;
     int64_t start_us, end_us;
     char log_path[1024];
 };

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from runner import baseline, paths, probe, provenance, runverdict
+from runner import baseline, paths, policies, probe, provenance, runverdict
 from runner.console import Console
 from runner.outdir import Logs, OutError, clear_out
 from runner.paths import HARNESS
@@ -60,6 +60,9 @@ baselines and the matrix (runner/baseline.py, runner/matrix.py):
   --label KEY=VALUE   what ran that the run cannot find by itself (repeatable): version, source,
                       commit, recipe, name, xserver, xserver_version replace what was found;
                       any other key is kept as given (results.json "ran", runner/provenance.py)
+  --policy all        with --client: a whole run under each of fake-wm's policies in turn
+                      (fake-wm --list-policies), each in OUT/POLICY; OUT/index.html links them
+                      and shows their figures
   --matrix            every installed compositor of compositors/ with its baseline; writes
                       results/matrix.md and .html (python3 -m runner.matrix --help)
 the runner's commands (python3 -m runner COMMAND ...; the options above are their aliases):
@@ -448,10 +451,22 @@ def gate(opts, results_json, rc):
     return baseline.main(argv, rerun_args=keep)
 
 
+def run_each_policy(argv, opts):
+    """--client CMD --policy all: a whole run per compositor policy, in OUT/POLICY (runner/policies.py)."""
+    if not any(a == "--client" or a.startswith("--client=") for a in opts.passthrough):
+        die_usage("--policy all: the policies are the compositor's ways with an application: it goes with --client")
+    if opts.baseline or opts.update_baseline:
+        die_usage("--policy all: a baseline is one run's (the reference policy's): give --policy reference with "
+                  "--baseline")
+    return policies.run_each(argv, main, os.path.abspath(opts.out or paths.LATEST), die_usage)
+
+
 def main(argv):
     opts = parse_args(argv)
     if opts.help:
         return show_help()
+    if policies.requested(opts.passthrough) == "all" and not opts.delegate:
+        return run_each_policy(argv, opts)
     if opts.delegate:
         try:
             os.execv(HARNESS, [HARNESS] + opts.passthrough)

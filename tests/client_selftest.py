@@ -7,6 +7,8 @@ self-driven application of fake-clients/model-app/model-app.c, as the client und
     extended ones SKIP (the client has one counter); the answer cases run in both client states
     (animating, idle): a model-app that animates for 1.5 s after its map and is then still
     passes both;
+  * nor under a compositor policy (POLICIES, fake-wm --list-policies): the correct model-app passes
+    every client case under each, with the figures POLICY_FIGURES names;
   * nor on a behaviour the texts allow: each --variant of model-app (VARIANTS) gives no FAIL and
     no UNRESOLVED in the profiles whose text allows it;
   * it can fail: each --fault of model-app makes the client cases listed for it in FAULTS FAIL
@@ -15,8 +17,8 @@ self-driven application of fake-clients/model-app/model-app.c, as the client und
 
 Prints the fault matrix; exits 1 when a correct run has a FAIL or UNRESOLVED, or a fault is not
 caught by the cases expected to catch it.
-Usage: tests/client_selftest.py [--keep DIR] [--correct] [--variant V]... [--fault F]... [--filter REGEX]
-  (--correct, --variant, --fault: only those parts; --filter: the correct and variant runs only on
+Usage: tests/client_selftest.py [--keep DIR] [--correct] [--policy P]... [--variant V]... [--fault F]... [--filter REGEX]
+  (--correct, --policy, --variant, --fault: only those parts; --filter: the correct and variant runs only on
   the cases it matches, e.g. a new case's)
 """
 import argparse
@@ -128,6 +130,33 @@ FAULTS = {
     "counter2-after-map": ("draft-2011", "client/extended-", ["client/extended-initialized [draft-2011]"],
                            "draft-2011/extended/client-initializes",
                            {"pass": ["client/extended-before-map [draft-2011]"]}),
+    # the policies' traps (issue 31): under a compositor that shows a window after its first answer
+    # (KWin, with a ConfigureNotify: the text's pair), an application that answers only from a GL
+    # swap, with nothing to swap for 1.2 s, and one that never answers its first request, are shown
+    # by the compositor's timeout: FAIL (under sync-at-map the request comes alone: SKIP, figure only)
+    "answer-on-swap": ("ewmh-1.5,de-facto", "client/policy/first-show",
+                       ["client/policy/first-show [ewmh-1.5]", "client/policy/first-show [de-facto]"],
+                       "ewmh-1.5/basic/client-sets-counter", {"policy": "show-after-first-answer"}),
+    "never-answers-first": ("ewmh-1.5,de-facto", "client/policy/first-show",
+                            ["client/policy/first-show [ewmh-1.5]", "client/policy/first-show [de-facto]"],
+                            "ewmh-1.5/basic/client-sets-counter", {"policy": "show-after-first-answer"}),
+    # waits for ever for a drawn message (GTK's frame clock): no text bounds the stall, so the case
+    # PASSes and its figure says it: frozen, where the correct model-app's is a number (~1000 ms)
+    "frozen-without-drawn": ("de-facto", "client/policy/drawn-missed-stall", [], (),
+                             {"policy": "drawn-missed-once",
+                              "pass": ["client/policy/drawn-missed-stall [de-facto]"],
+                              "figures": {"client/policy/drawn-missed-stall [de-facto]": ("stall_ms", "frozen")}}),
+}
+
+# The compositor policies (fake-wm --list-policies) besides the reference, each a row of the
+# correct model-app: every client case, no FAIL, no UNRESOLVED; and the figures it must give
+# there (case [profile] -> (figure, "number" or the word)).
+POLICIES = ["show-after-first-answer", "sync-at-map", "frame-clock-drawn", "drawn-missed-once", "other-size",
+            "slow-answer-timeout"]
+POLICY_FIGURES = {
+    "show-after-first-answer": {"client/policy/first-show [de-facto]": ("first_show_ms", "number")},
+    "sync-at-map": {"client/policy/first-show [de-facto]": ("first_show_ms", "number")},
+    "drawn-missed-once": {"client/policy/drawn-missed-stall [de-facto]": ("stall_ms", "number")},
 }
 
 
@@ -159,7 +188,7 @@ VARIANTS = {
 }
 
 
-def run(app_args, out, profiles=None, filt=None, animates="forever"):
+def run(app_args, out, profiles=None, filt=None, animates="forever", policy=None):
     """animates: $FRAMESYNC_CLIENT_ANIMATES, what a clients/NAME.conf would say of the command
     (model-app animates for ever in the extended form, unless --animate-ms)"""
     cmd = [HARNESS, "--client", " ".join([APP] + app_args), "--out", out]
@@ -167,6 +196,8 @@ def run(app_args, out, profiles=None, filt=None, animates="forever"):
         cmd += ["--profile", profiles]
     if filt:
         cmd += ["--filter", filt]
+    if policy:  # fake-wm --policy (fake-wm/policies.c): the compositor behaviour the trap needs
+        cmd += ["--policy", policy]
     t0 = time.monotonic()
     env = dict(os.environ, FRAMESYNC_CLIENT_ANIMATES=animates)
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -207,6 +238,23 @@ def skip_reasons(out, cases):
     return " | ".join(parts)
 
 
+def figures_wrong(out, wanted):
+    """[what differs] between results.json's figures and wanted {case [profile]: (figure, "number"
+    or the word it must be)}"""
+    try:
+        doc = RunResults.load(os.path.join(out, "results.json")).to_json()
+    except (OSError, ValueError) as e:
+        return ["no results.json (%s)" % e]
+    got = {"%s [%s]" % (r.get("id"), r.get("profile")): r.get("figures") or {} for r in doc.get("cases", [])}
+    bad = []
+    for case, (name, want) in sorted(wanted.items()):
+        v = got.get(case, {}).get(name)
+        ok = isinstance(v, (int, float)) and not isinstance(v, bool) if want == "number" else v == want
+        if not ok:
+            bad.append("%s: figure %s is %r, not %s" % (case, name, v, "a number" if want == "number" else repr(want)))
+    return bad
+
+
 def clauses_failed(out):
     """the clauses broken (results.json's findings)"""
     try:
@@ -216,12 +264,15 @@ def clauses_failed(out):
     return {f.get("clause") for f in doc.get("findings", [])}
 
 
-def correct_run(base, args, label, app_args, profiles, filt, animates):
-    """-> (the line printed, the problems): a correct model-app gives no FAIL and no UNRESOLVED"""
+def correct_run(base, args, label, app_args, profiles, filt, animates, policy=None):
+    """-> (the line printed, the problems): a correct model-app gives no FAIL and no UNRESOLVED
+    (under a policy: and the figures POLICY_FIGURES names)"""
     filt = args.filter or filt
-    out = os.path.join(base, "correct-" + "-".join(app_args[-2:]))
-    verdicts, rc, secs = run(app_args, out, profiles, filt, animates)
+    out = os.path.join(base, "correct-" + "-".join(app_args[-2:]) + ("-" + policy if policy else ""))
+    verdicts, rc, secs = run(app_args, out, profiles, filt, animates, policy)
     bad = sorted(k for k, v in verdicts.items() if v in ("FAIL", "UNRESOLVED"))
+    if policy and not args.filter:
+        bad += figures_wrong(out, POLICY_FIGURES.get(policy, {}))
     counts = {v: sum(1 for x in verdicts.values() if x == v) for v in ("PASS", "SKIP", "FAIL", "UNRESOLVED")}
     line = "%-32s %3d PASS %3d SKIP %3d FAIL %3d UNRESOLVED  (%.0f s)" % (
         label, counts["PASS"], counts["SKIP"], counts["FAIL"], counts["UNRESOLVED"], secs)
@@ -256,12 +307,14 @@ def fault_run(base, fault, spec):
     for attempt in range(1 + FAULT_RERUNS):
         out = os.path.join(base, "fault-%s-%d" % (re.sub(r"[^a-z0-9-]+", "-", fault), attempt))
         verdicts, rc, secs = run(["--fences", "2", "--fault", extra.get("fault", fault)] + extra.get("args", []),
-                                 out, profiles, filt, extra.get("animates", "forever"))
+                                 out, profiles, filt, extra.get("animates", "forever"), extra.get("policy"))
         caught = sorted(k for k, v in verdicts.items() if v == "FAIL")
         missing = [c for c in must if verdicts.get(c) != "FAIL"]
         missing += ["%s (must SKIP)" % c for c in extra.get("skip", []) if verdicts.get(c) != "SKIP"]
         missing += ["%s (must PASS)" % c for c in extra.get("pass", []) if verdicts.get(c) != "PASS"]
-        lines.append("%-22s %-46s %.0f s" % (fault, ", ".join(caught) or "NOT CAUGHT", secs))
+        missing += figures_wrong(out, extra.get("figures", {}))
+        lines.append("%-22s %-46s %.0f s" % (fault, ", ".join(caught) or ("figures as expected" if extra.get("figures")
+                                                                        and not missing else "NOT CAUGHT"), secs))
         if not missing:
             break
         miss = "fault %s: not caught by %s (verdicts: %s; %s)" % (
@@ -282,12 +335,14 @@ def main():
     ap.add_argument("--correct", action="store_true", help="only the correct runs (and any --variant, --fault)")
     ap.add_argument("--variant", action="append", choices=sorted(VARIANTS), help="only these variants")
     ap.add_argument("--fault", action="append", choices=sorted(FAULTS), help="only these faults")
+    ap.add_argument("--policy", action="append", choices=POLICIES,
+                    help="only the correct model-app's run under these policies (fake-wm --list-policies)")
     ap.add_argument("--filter", help="run the correct and variant runs only on the cases this matches")
     # each run mostly waits (for the application's frames and the cases' deadlines): several
     # runs a core, as tests/selftest.py does
     ap.add_argument("--jobs", type=int, default=5 * (os.cpu_count() or 2), help="runs at a time")
     args = ap.parse_args()
-    selecting = args.correct or args.variant or args.fault
+    selecting = args.correct or args.variant or args.fault or args.policy
     base = args.keep or tempfile.mkdtemp(prefix="fs-client-selftest-")
     problems, flakes = [], []
     correct = [] if selecting and not args.correct else [
@@ -297,6 +352,10 @@ def main():
         # whose last update may be the one it judges
         ("correct, animates 1.5 s", ["--fences", "2", "--animate-ms", "1500"], "ewmh-1.5,de-facto",
          "client/(answer-|drawn-wait)", "once")]
+    # every client case under each compositor policy (the row above is the reference's)
+    correct += [("correct under " + pol, ["--fences", "2"], None, None, "forever", pol)
+                for pol in POLICIES if (args.policy and pol in args.policy) or (not selecting or args.correct)
+                and not args.policy]
     variants = [(v, a) for v, a in VARIANTS.items() if not selecting or v in (args.variant or [])]
     faults = [(f, spec) for f, spec in FAULTS.items() if not selecting or f in (args.fault or [])]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:

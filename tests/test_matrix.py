@@ -98,6 +98,26 @@ class Matrix(unittest.TestCase):
         # one MUST and one lowercase should are not "2 Fail" alike (issue 23)
         self.assertIn("| 2 Fail (1 MUST, 1 lowercase should) |", md)
 
+    def test_client_policies_and_figures(self):
+        """runs under two compositor policies: rows grouped per policy, the figures per policy (issue 31)"""
+        runs = []
+        for policy, show in (("reference", None), ("show-after-first-answer", 16)):
+            extra = {"figures": {"first_show_ms": show}} if show else {}
+            runs.append(made_up_run("myapp", [
+                case("client/policy/first-show", "PASS" if show else "SKIP", "ewmh-1.5/basic/client-sets-counter",
+                     profile="de-facto", **extra),
+                case("client/policy/drawn-missed-stall", "PASS", "draft-2011/delimited/client-wait-drawn",
+                     profile="de-facto", figures={"stall_ms": "frozen"})],
+                {"verdict": "complete", "reason": "", "exit_status": 0}))
+            runs[-1]["policy"] = policy
+        client_matrix.write_html(os.path.join(self.dir, "client-matrix.html"), runs, [])
+        client_matrix.write_md(os.path.join(self.dir, "client-matrix.md"), runs, [])
+        page, md = self.read("client-matrix.html"), self.read("client-matrix.md")
+        self.assertLess(page.index("policy <b>reference</b>"), page.index("policy <b>show-after-first-answer</b>"))
+        self.assertIn("<tr><td>show-after-first-answer<td>myapp<td>client/policy/first-show<td><code>first_show_ms"
+                      "</code><td><td><td>16 ms</tr>", page)
+        self.assertIn("| reference | myapp | client/policy/drawn-missed-stall | stall_ms |  |  | frozen |", md)
+
     def test_client_html_states(self):
         """the answer cases are one column group with their two states; each Fail shows its level"""
         runs = [made_up_run("myapp", [

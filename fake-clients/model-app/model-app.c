@@ -118,6 +118,10 @@ static struct {
     uint16_t width, height;
     uint32_t frame;
     bool request_pending;   /* a request not answered yet */
+    int nrequests;          /* received since the start (fault never-answers-first) */
+    bool swap_owes;         /* fault answer-on-swap: a request waits for the next swap (update) */
+    bool in_swap;
+    int64_t first_swap_ms;  /* fault answer-on-swap: nothing to draw before then */
     int64_t request_value;
     int64_t request_deadline_ms;
     bool configured;        /* a ConfigureNotify came since the request */
@@ -277,8 +281,17 @@ static void trigger_fence_for(int64_t n)
 }
 
 /* One delimited update on the second counter: odd, paint, (fence), even. */
+static void answer(void); /* a request, in a swap (fault answer-on-swap) */
+
 static void update(void)
 {
+    if (S.swap_owes) { /* fault answer-on-swap: this swap is the answer */
+        S.swap_owes = false;
+        S.in_swap = true;
+        answer();
+        S.in_swap = false;
+        return;
+    }
     int64_t begin = S.value[1];
     if (!(begin & 1) && S.fault == F_CRASH_ON_UPDATE)
         crash("as it begins an update (fault crash-on-update)");
@@ -323,6 +336,14 @@ static void answer(void)
 {
     int64_t v = S.request_value;
     S.request_pending = false;
+    if (S.fault == F_NEVER_ANSWERS_FIRST && S.nrequests == 1) {
+        fprintf(stderr, "model-app: request %lld not answered (fault never-answers-first)\n", (long long)v);
+        return;
+    }
+    if (S.fault == F_ANSWER_ON_SWAP && !S.in_swap) { /* SDL: only SDL_GL_SwapWindow answers */
+        S.swap_owes = true;
+        return;
+    }
     if (S.fault == F_ANSWER_ONLY_ANIMATING && !animating()) {
         fprintf(stderr, "model-app: request %lld not answered (fault answer-only-animating: idle)\n", (long long)v);
         return;
@@ -366,6 +387,7 @@ static void on_client_message(const xcb_client_message_event_t *e)
         if (S.fault == F_CRASH_ON_REQUEST)
             crash("on a sync request (fault crash-on-request)");
         S.request_pending = true;
+        S.nrequests++;
         S.configured = false;
         S.request_deadline_ms = now_ms() + CONFIGURE_TIMEOUT_MS;
         if (S.fault == F_ANSWER_EARLY || S.fault == F_ANSWER_BEFORE_CONFIGURE)
@@ -453,6 +475,7 @@ static void start(int nfences)
     S.next_frame_ms = now_ms() + (S.variant == V_ONE_FRAME ? ONE_FRAME_AT_MS : S.frame_ms);
     if (S.animate_ms)
         S.animate_until_ms = now_ms() + S.animate_ms;
+    S.first_swap_ms = now_ms() + (S.fault == F_ANSWER_ON_SWAP ? 1200 : 0);
 }
 
 int main(int argc, char **argv)
@@ -481,12 +504,12 @@ int main(int argc, char **argv)
         int64_t now = now_ms();
         if (S.request_pending && now >= S.request_deadline_ms)
             answer();
-        if (S.awaiting && now >= S.drawn_deadline_ms) {
+        if (S.awaiting && now >= S.drawn_deadline_ms && S.fault != F_FROZEN_WITHOUT_DRAWN) {
             fprintf(stderr, "model-app: no drawn message for %lld after %d ms, drawing on\n",
                     (long long)S.awaiting_drawn, DRAWN_TIMEOUT_MS);
             S.awaiting = false;
         }
-        bool may_draw = animating() && !S.request_pending && !S.awaiting;
+        bool may_draw = animating() && !S.request_pending && !S.awaiting && now >= S.first_swap_ms;
         if (may_draw && now >= S.next_frame_ms) {
             update();
             S.next_frame_ms = now + S.frame_ms;

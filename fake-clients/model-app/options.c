@@ -9,7 +9,8 @@ static const char *const fault_names[] = {"none", "answer-early", "wrong-counter
                                           "wrong-fence-index", "same-size-unanswered", "late-counter",
                                           "answer-only-animating", "no-counter", "child-server-paint",
                                           "crash-on-request", "crash-on-update", "answer-before-configure",
-                                          "extended-after-map", "counter2-after-map"};
+                                          "extended-after-map", "counter2-after-map", "answer-on-swap",
+                                          "never-answers-first", "frozen-without-drawn"};
 /* What each fault breaks (`--list-faults`, read by the spec tools and the client self-test's
  * readers): the clause of cases/clauses.txt, and how. */
 static const struct {
@@ -31,6 +32,11 @@ static const struct {
     {"ewmh-1.5/basic/client-sets-counter", "answers a request when it arrives, before the ConfigureNotify"},
     {"draft-2011/extended/client-initializes", "names its second (extended) counter only after the map"},
     {"draft-2011/extended/client-initializes", "creates its second counter, with its initial value, only after the map"},
+    {"ewmh-1.5/basic/client-sets-counter", "answers only with its next swap (SDL_GL_SwapWindow), and has nothing to swap "
+     "for 1200 ms after its map: a compositor that shows a window after its first answer shows it by its timeout"},
+    {"ewmh-1.5/basic/client-sets-counter", "never answers the first request it gets (later ones as usual)"},
+    {"draft-2011/delimited/client-wait-drawn", "waits for ever for a drawn message (no timeout, as GTK's frame clock): "
+     "a missed one freezes it (a figure of client/policy/drawn-missed-stall, not a clause's FAIL)"},
 };
 
 static const char *const variant_names[] = {"none", "frame-answer", "map-even", "plus3", "slow-answer",

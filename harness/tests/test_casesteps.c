@@ -56,6 +56,29 @@ static void test_require_observation(void **state)
     expect_error(HDR1 "client A\nrequire none A sync-request\nwait A map-notify within 1\n", 7, "expected `for MS`");
 }
 
+/* `try wait ... as VAR` (set-up whose miss is no error) and `figure NAME EXPR or WORD`: a
+ * measurement to a record that may never come */
+static void test_try_wait_and_figure_word(void **state)
+{
+    (void)state;
+    struct testcase *tc = parse(HDR1 "client A\nwait A x within 10 as a\ntry wait A y after=a within 500 as b\n"
+                                     "figure gap_ms b.t - a.t / 1000 or frozen\nfigure n a.t\ncheck c/one\n"
+                                     "wait A z within 100\n");
+    if (!tc)
+        fail_msg("parse failed: %s", err);
+    assert_int_equal(tc->steps[2].kind, STEP_WAIT);
+    assert_true(tc->steps[2].optional && tc->steps[2].setup);
+    assert_string_equal(tc->steps[2].as, "b");
+    assert_int_equal(tc->steps[3].kind, STEP_FIGURE);
+    assert_string_equal(tc->steps[3].command, "b.t - a.t / 1000");
+    assert_string_equal(tc->steps[3].fallback, "frozen");
+    assert_null(tc->steps[4].fallback);
+    assert_int_equal(case_count_checks(tc), 1);
+    case_free(tc);
+    expect_error(HDR1 "client A\ntry wait A y within 500\n", 7, "`try wait` binds what it finds");
+    expect_error(HDR1 "client A\nfigure f 1 + 2 or 3x!\n", 7, "expected a word after `or`");
+}
+
 static void test_err_check_and_setup(void **state)
 {
     (void)state;
@@ -66,13 +89,13 @@ static void test_err_check_and_setup(void **state)
     expect_error("case: unit/x\nclause: c/one c/two\nprofiles: ewmh-1.5\ndescription: d\nchecks: 1\n"
                  "client A\ncheck c/one\nwait A x within 1\n", 1, "`clause:` lists c/two but no `check c/two`");
     expect_error(HDR1 "client A\nwhen\n", 7, "expected `when FEATURE STEP`");
-    expect_error(HDR1 "client A\nwhen hold expect 1 == 1\n", 7, "`when` takes a command, a client, or a wait/none");
+    expect_error(HDR1 "client A\nwhen hold expect 1 == 1\n", 7, "`when` takes a command, a client, a figure, or a wait/none");
     expect_error(HDR1 "client A\nmark\n", 7, "expected `mark NAME`");
     expect_error(HDR1 "client A\nreplace-wm now\n", 7, "expected `replace-wm [within MS] [as NAME]`, found `now` alone");
     expect_error(HDR1 "client A\nreplace-wm as 9\n", 7, "expected a name after `as`");
     expect_error(HDR1 "client A\nreplace-wm within 0\n", 7, "`within 0`: the new instance needs some time");
     expect_error(HDR1 "client A\nreplace-wm within 5 within 6\n", 7, "expected `replace-wm [within MS] [as NAME]`, found `within`");
-    expect_error(HDR1 "client A\nwhen hold replace-wm\n", 7, "`when` takes a command, a client, or a wait/none");
+    expect_error(HDR1 "client A\nwhen hold replace-wm\n", 7, "`when` takes a command, a client, a figure, or a wait/none");
     expect_error(HDR1 "client A\nA resize 10\n", 7, "expected `A resize W H [hold] [via TRIGGER] [within MS]`");
     expect_error(HDR1 "client A\nA resize 10 0\n", 7, "expected a size 1..32767 in `resize`, found `0`");
     expect_error(HDR1 "client A\nA resize 10 10 via sideways\n", 7, "expected `hold`, `within MS` or `via");
@@ -104,7 +127,7 @@ static void test_err_unknown_client(void **state)
     expect_error(HDR1 "client A\nnone B map-notify for 100\n", 7, "`B` is not a client of this case");
     /* a command for an undeclared client is not a step at all */
     expect_error(HDR1 "client A\nB map\n", 7,
-                 "expected a step (client, wait, none, expect, check, mark, replace-wm, require, when, unless, or a "
+                 "expected a step (client, wait, try wait, none, expect, check, mark, figure, replace-wm, require, when, unless, or a "
                  "declared client's name and a command), found `B`");
     /* declared later does not count */
     expect_error(HDR1 "wait A map-notify within 100\nclient A\n", 6, "`A` is not a client");
@@ -241,6 +264,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_require_observation),
+        cmocka_unit_test(test_try_wait_and_figure_word),
         cmocka_unit_test(test_err_check_and_setup),
         cmocka_unit_test(test_err_unknown_feature),
         cmocka_unit_test(test_err_unknown_client),

@@ -19,6 +19,7 @@ import urllib.parse
 
 from runner import paths
 from runner.catalog import clause_table
+from runner.reports import figures
 from runner.reports.common import (PSEUDO_CLAUSES, clause_group, parse_timeline, read_text, report_command,
                                    resolve_log, screenshots)
 from runner.reports.timeline_svg import fmt_ms, svg_timeline
@@ -390,6 +391,16 @@ def main_clause(case):
     return (case.get("clauses") or [failed_clause(case)])[0]
 
 
+def figures_section(doc, cases):
+    """A client run's figures (the policy it ran under), or nothing in a compositor run without any."""
+    if not any(x.get("figures") for x in cases) and not doc.get("client"):
+        return ""
+    policy = (doc.get("client") or {}).get("policy")
+    return ('<h2 id="figures">Figures%s</h2><p class="meta">measured, not judged: no text bounds them (hover a '
+            'figure for what it measures)</p>' % (" under policy <code>%s</code>" % esc(policy) if policy else "")
+            + figures.table_html(cases))
+
+
 def render(doc, clauses, page_dir, results_dir):
     cases = doc["cases"]
     # from the cases shown (a merged run's ids name their implementation), levels from the catalog
@@ -434,6 +445,7 @@ def render(doc, clauses, page_dir, results_dir):
              % (count_table("profile", [(p, [x for x in cases if x.get("profile") == p]) for p in profiles]),
                 count_table("clause group", sorted(by_group.items()))))
     h.append('<h2 id="compositors">Compositors</h2>' + compositors_html(doc))
+    h.append(figures_section(doc, cases))
 
     h.append('<h2 id="cases">Cases</h2><div class="filters">%s'
              '<label>profile <select id="f-profile"><option value="">all</option>%s</select></label>'
