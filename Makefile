@@ -49,6 +49,10 @@ WAYLAND_LIBS   := $(shell pkg-config --libs wayland-client 2>/dev/null)
 ifneq ($(and $(FAKE_INPUT_XML),$(WAYLAND_LIBS),$(shell command -v wayland-scanner)),)
 TOOLS += tools/kwin-input
 endif
+# every frame of a wlroots compositor (sway, cage) through its screencopy protocol: the screen stream
+ifneq ($(WAYLAND_LIBS),)
+TOOLS += tools/wlr-capture
+endif
 
 all: $(BINS) $(BENCH_BIN) $(TOOLS)
 
@@ -73,6 +77,9 @@ build/kwin/fake-input-client-protocol.h: $(FAKE_INPUT_XML)
 build/kwin/fake-input-protocol.c: $(FAKE_INPUT_XML)
 	@mkdir -p build/kwin
 	wayland-scanner private-code $< $@
+
+tools/wlr-capture: tools/wlr-capture.c tools/wlr-screencopy.c tools/wlr-screencopy.h
+	$(CC) $(CFLAGS) $(WAYLAND_CFLAGS) -o $@ tools/wlr-capture.c tools/wlr-screencopy.c $(WAYLAND_LIBS)
 
 tools/nosetuid0.so: tools/nosetuid0.c
 	$(CC) $(CFLAGS) -shared -fPIC -o $@.new $< && mv -f $@.new $@
