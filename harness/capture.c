@@ -1,4 +1,5 @@
 #include "capture.h"
+#include "stream.h"
 #include "clock.h"
 #include "conffile.h"
 
@@ -114,6 +115,8 @@ int capture_begin(const struct capture *c, int x, int y, int w, int h, struct ca
         return -1;
     }
     job->x = x, job->y = y, job->w = x1 - x, job->h = y1 - y;
+    if (c->stream)
+        return 0; /* only the clipping: capture_region reads the stream */
     char command[4096];
     capture_command_for(c->command, job->x, job->y, job->w, job->h, command, sizeof command);
     int p[2];
@@ -229,6 +232,10 @@ int capture_region(const struct capture *c, int x, int y, int w, int h, struct i
 {
     struct capture_job job;
     memset(out, 0, sizeof *out);
+    if (c->stream) /* the latest frame of the stream: clipped as capture_begin clips */
+        return capture_begin(c, x, y, w, h, &job, err, errlen) < 0
+                   ? -1
+                   : stream_region(c->stream, job.x, job.y, job.w, job.h, c->timeout_ms, out, err, errlen);
     if (capture_begin(c, x, y, w, h, &job, err, errlen) < 0)
         return -1;
     int64_t deadline = job.t_begin + (int64_t)c->timeout_ms * 1000;

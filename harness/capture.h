@@ -20,12 +20,16 @@
 
 #define CAPTURE_MAX_ENV 32
 
+struct stream;
+
 struct capture {
     char command[2048];       /* the template: {x} {y} {w} {h}; {tmpdir} and {root} already replaced */
     char *env[CAPTURE_MAX_ENV + 1]; /* NAME=VALUE added to its environment, NULL-terminated */
     int width, height;        /* the screen: regions are clipped to it */
     int log_fd;               /* its stderr (the compositor's log), or -1 */
     int timeout_ms;           /* a capture that takes longer is stopped and failed */
+    char stream_command[2048]; /* `screen-stream:` ("": none), {tmpdir} and {root} replaced */
+    struct stream *stream;    /* while the stream oracle runs: capture_region reads its latest frame */
 };
 
 /* A picture: w x h pixels, 8-bit RGB rows. */
@@ -67,7 +71,8 @@ int capture_read(struct capture_job *job);
 int capture_end(struct capture_job *job, struct image *out, char *err, size_t errlen);
 /* Stops a capture that is still running, without a picture. */
 void capture_cancel(struct capture_job *job);
-/* All of the above, waiting (up to c->timeout_ms).  0, or -1 with err. */
+/* All of the above, waiting (up to c->timeout_ms); from the stream's latest frame when there is
+ * one (stream.h).  0, or -1 with err. */
 int capture_region(const struct capture *c, int x, int y, int w, int h, struct image *out, char *err,
                    size_t errlen);
 

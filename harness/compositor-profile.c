@@ -77,10 +77,11 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
     } else if (!strcmp(key, "no-xtest")) {
         size_t o = strlen(p->no_xtest);
         snprintf(p->no_xtest + o, sizeof p->no_xtest - o, "%s%s", o ? " " : "", value);
-    } else if (!strcmp(key, "input")) {
-        if (p->input[0])
-            return conf_fail(err, errlen, path, lineno, "a second `input:` (one is allowed)");
-        snprintf(p->input, sizeof p->input, "%s", value);
+    } else if (!strcmp(key, "input") || !strcmp(key, "screen-stream")) { /* input-path.h, stream.h */
+        char *dst = key[0] == 'i' ? p->input : p->screen_stream; /* both 1024 bytes */
+        if (dst[0])
+            return conf_fail(err, errlen, path, lineno, "a second `%s:` (one is allowed)", key);
+        snprintf(dst, sizeof p->input, "%s", value);
     } else if (!strcmp(key, "packages")) {
         snprintf(p->packages, sizeof p->packages, "%s", value);
     } else if (!strcmp(key, "binary")) {
@@ -94,7 +95,7 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
     } else {
         return conf_fail(err, errlen, path, lineno,
                          "unknown key `%s:` (expected command, replace, env, ready, composites, resize-trigger, "
-                         "xserver, screen-capture, allow-empty, no-xtest, input, packages, binary, pacing or notes)",
+                         "xserver, screen-capture, screen-stream, allow-empty, no-xtest, input, packages, binary, pacing or notes)",
                          key);
     }
     return 0;
@@ -135,6 +136,9 @@ int compositor_profile_parse(const char *path, struct compositor_profile *p, cha
                        "its own X server takes that server with it when it ends");
     if (rc == 0 && p->screen_capture[0] && !p->own_xserver)
         rc = conf_fail(err, errlen, path, lineno, "`screen-capture:` is for a compositor that brings its own X "
+                       "server (`xserver: own`): on the suite's Xvfb the root shows the screen");
+    if (rc == 0 && p->screen_stream[0] && !p->own_xserver)
+        rc = conf_fail(err, errlen, path, lineno, "`screen-stream:` is for a compositor that brings its own X "
                        "server (`xserver: own`): on the suite's Xvfb the root shows the screen");
     if (rc == 0 && !p->binary[0])
         conf_derive_binary(p->command, p->binary, sizeof p->binary);

@@ -24,6 +24,7 @@ struct compositor_profile {
                                 command tells the harness which (lifecycle.c) */
     bool composites;
     char screen_capture[1024]; /* `screen-capture:`: a command writing a PPM of {x} {y} {w} {h} ("": none) */
+    char screen_stream[1024]; /* `screen-stream:`: a helper streaming every frame (harness/stream.h; "": none) */
     char allow_empty[512];   /* `allow-empty:`: why a run of it may test nothing ("": it may not) */
     char no_xtest[512];      /* `no-xtest:`: why XTEST input does not reach it ("": it does) */
     char input[1024];        /* `input:`: the helper that puts input into its own seat ("": none;

@@ -1,4 +1,5 @@
 #include "lifecycle.h"
+#include "stream.h"
 #include "clock.h"
 #include "conffile.h"
 #include "grabwatch.h"
@@ -115,11 +116,15 @@ static bool make_capture(struct run *r)
 {
     const struct compositor_profile *p = r->o->wm_named ? &r->o->wm_profile : NULL;
     free_env(r->capture.env);
-    if (!p || !p->screen_capture[0] || !r->o->own_xserver)
+    r->capture.stream = NULL;
+    r->capture.command[0] = r->capture.stream_command[0] = 0;
+    if (!p || (!p->screen_capture[0] && !p->screen_stream[0]) || !r->o->own_xserver)
         return false;
     char a[4096];
     conf_substitute(p->screen_capture, "{tmpdir}", r->start_dir, a, sizeof a);
     conf_substitute(a, "{root}", r->o->root, r->capture.command, sizeof r->capture.command);
+    conf_substitute(p->screen_stream, "{tmpdir}", r->start_dir, a, sizeof a);
+    conf_substitute(a, "{root}", r->o->root, r->capture.stream_command, sizeof r->capture.stream_command);
     helper_env(r, p, r->capture.env, CAPTURE_MAX_ENV);
     r->capture.width = r->x.screen ? r->x.screen->width_in_pixels : 0;
     r->capture.height = r->x.screen ? r->x.screen->height_in_pixels : 0;
@@ -204,6 +209,9 @@ static void stop_compositor(struct run *r)
     pid_t report = r->wm.report_pid;
     int display = r->x.display;
     stop_input(r); /* before the compositor: it ends its session while the compositor is there */
+    char said[512]; /* what the screen stream saw in this start (the run's log): it ends with the compositor */
+    if (r->capture.stream && stream_describe(r->capture.stream, said, sizeof said) == 0)
+        tap_comment(&r->tap, "screen stream on %s: %s", r->x.display_name, said);
     compositor_stop(&r->wm);
     if (!r->o->own_xserver)
         return;

@@ -2,12 +2,13 @@
 #include "oracle-capture.h"
 #include "oracle-record.h"
 #include "oracle-screen.h"
+#include "oracle-stream.h"
 
 #include <stdio.h>
 
 /* An oracle that cannot start is left out with a note on stderr: its cases then find no records
  * of that source (and fail or stay unresolved on their own terms); the run goes on. */
-int oracles_create(struct xserver *x, const struct capture *cap, struct oracle **out, int max, char *served,
+int oracles_create(struct xserver *x, struct capture *cap, struct oracle **out, int max, char *served,
                    char *no_screen, size_t len)
 {
     int n = 0;
@@ -20,6 +21,11 @@ int oracles_create(struct xserver *x, const struct capture *cap, struct oracle *
             snprintf(served, len, "the root window (GetImage of the composited screen, woken by DAMAGE)");
         } else if (!cap) {
             snprintf(no_screen, len, "%s", why);
+        } else if (cap->stream_command[0]) { /* every frame, where the compositor can stream them */
+            if ((o = oracle_stream_create(x, cap, cap->stream_command, served, len, capwhy, sizeof capwhy)))
+                out[n++] = o;
+            else
+                snprintf(no_screen, len, "%s; and its screen stream does not work here: %s", why, capwhy);
         } else if ((o = oracle_capture_create(x, cap, served, len, capwhy, sizeof capwhy))) {
             out[n++] = o;
         } else {

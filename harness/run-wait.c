@@ -4,6 +4,7 @@
 #include "clock.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool filters_match(void *p, const struct record *r)
@@ -86,10 +87,33 @@ static bool seen_unwanted(struct ctx *c, const struct waiting *w, const struct r
     return false;
 }
 
+/* A gap of the screen stream (oracle-stream.h) that overlaps the step: frames shown in it may be
+ * missing, so a `none` on the screen cannot be said to hold.  NULL when there is none. */
+static const struct record *stream_gap_during(struct ctx *c, const struct waiting *w)
+{
+    const struct timeline *tl = &c->s->tl;
+    for (int i = 0; i < tl->n; i++) {
+        const struct record *r = tl->recs[i];
+        const char *since = record_get(r, "since_us");
+        if (strcmp(r->source, "screen") || strcmp(r->kind, "capture-gap") || !since)
+            continue;
+        if (r->t_us >= w->begin && tl->start_us + strtoll(since, NULL, 10) <= clock_now_us())
+            return r;
+    }
+    return NULL;
+}
+
 /* The deadline passed: a `none` holds, a `wait` did not find what it wanted. */
 static bool deadline_passed(struct ctx *c, const struct waiting *w)
 {
     const struct step *st = w->st;
+    const struct record *gap = w->want_none && !strcmp(st->source, "screen") ? stream_gap_during(c, w) : NULL;
+    if (gap) {
+        ctx_decide(c, VERDICT_UNRESOLVED, st, "the screen stream had no copy pending for %s us before its frame at "
+                   "%+.3f ms: a frame shown then may be missing, so `%s` cannot be said to hold",
+                   record_get(gap, "gap_us"), (double)(gap->t_us - c->s->tl.start_us) / 1000.0, st->text);
+        return false;
+    }
     if (w->want_none || st->optional) /* try wait: nothing came, the figure says so */
         return true;
     bool stopped = proc_is_stopped(c->env->wm->proc);
