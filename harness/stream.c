@@ -128,27 +128,49 @@ static int send_line(struct stream *s, const char *text)
     return 0;
 }
 
-/* Waits for a line starting with prefix, taken out of the buffer (other lines stay); returns where
- * it was (what followed it is there now), or -1. */
+/* The first complete line in the buffer starting with prefix, taken out of it (other lines stay);
+ * returns where it was (what followed it is there now), or -1 when there is none yet. */
+static long take_prefixed(struct stream *s, const char *prefix, char *line, size_t len)
+{
+    size_t plen = strlen(prefix);
+    for (size_t o = 0; o < s->len;) {
+        char *nl = memchr(s->buf + o, '\n', s->len - o);
+        if (!nl)
+            break;
+        size_t n = (size_t)(nl - (s->buf + o));
+        if (n >= plen && !strncmp(s->buf + o, prefix, plen)) {
+            snprintf(line, len, "%.*s", (int)n, s->buf + o);
+            memmove(s->buf + o, nl + 1, s->len - (size_t)(nl + 1 - s->buf));
+            s->len -= n + 1;
+            return (long)o;
+        }
+        o += n + 1;
+    }
+    return -1;
+}
+
+/* Reads what the helper wrote, waiting (until the deadline) only when it wrote nothing new: what
+ * one read brought is looked at before the next wait, or an answer already read would wait for
+ * the helper's next line (on an idle screen, the next frame: seconds).  False when the helper
+ * ended its output or the deadline passed with nothing new. */
+static bool read_more(struct stream *s, int64_t deadline)
+{
+    size_t had = s->len;
+    int rc = stream_fill(s);
+    if (s->len > had)
+        return true;
+    return rc == 0 && wait_readable(s->fd, deadline);
+}
+
+/* Waits for a line starting with prefix (take_prefixed), up to timeout_ms. */
 static long await_line(struct stream *s, const char *prefix, int timeout_ms, char *line, size_t len)
 {
     int64_t deadline = clock_now_us() + (int64_t)timeout_ms * 1000;
-    size_t plen = strlen(prefix);
     for (;;) {
-        for (size_t o = 0; o < s->len;) {
-            char *nl = memchr(s->buf + o, '\n', s->len - o);
-            if (!nl)
-                break;
-            size_t n = (size_t)(nl - (s->buf + o));
-            if (n >= plen && !strncmp(s->buf + o, prefix, plen)) {
-                snprintf(line, len, "%.*s", (int)n, s->buf + o);
-                memmove(s->buf + o, nl + 1, s->len - (size_t)(nl + 1 - s->buf));
-                s->len -= n + 1;
-                return (long)o;
-            }
-            o += n + 1;
-        }
-        if (stream_fill(s) < 0 || !wait_readable(s->fd, deadline))
+        long at = take_prefixed(s, prefix, line, len);
+        if (at >= 0)
+            return at;
+        if (!read_more(s, deadline))
             return -1;
     }
 }
@@ -214,7 +236,7 @@ int stream_region(struct stream *s, int x, int y, int w, int h, int timeout_ms, 
     /* the helper writes the picture's bytes right after the header, where await_line took it out */
     size_t o = (size_t)at;
     while (s->len < o + want)
-        if (stream_fill(s) < 0 || !wait_readable(s->fd, deadline)) {
+        if (!read_more(s, deadline)) {
             snprintf(err, errlen, "the screen stream's picture was cut short");
             return -1;
         }
