@@ -1,5 +1,5 @@
 #include "lifecycle.h"
-#include "stream.h"
+#include "stream-report.h"
 #include "clock.h"
 #include "conffile.h"
 #include "grabwatch.h"
@@ -209,9 +209,7 @@ static void stop_compositor(struct run *r)
     pid_t report = r->wm.report_pid;
     int display = r->x.display;
     stop_input(r); /* before the compositor: it ends its session while the compositor is there */
-    char said[512]; /* what the screen stream saw in this start (the run's log): it ends with the compositor */
-    if (r->capture.stream && stream_describe(r->capture.stream, said, sizeof said) == 0)
-        tap_comment(&r->tap, "screen stream on %s: %s", r->x.display_name, said);
+    stream_report_stop(r); /* what the screen stream saw in this start: it ends with the compositor */
     compositor_stop(&r->wm);
     if (!r->o->own_xserver)
         return;

@@ -326,9 +326,3 @@ fail:
     str_destroy(&st->o);
     return NULL;
 }
-
-int oracle_stream_stats(struct oracle *o, struct stream_stats *out)
-{
-    struct str_state *st = o->state;
-    return stream_stats(&st->stream, 2000, out);
-}

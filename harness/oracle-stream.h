@@ -30,7 +30,5 @@
  * capture_region (the liveness barrier, snapshots) reads the latest frame. */
 struct oracle *oracle_stream_create(struct xserver *x, struct capture *cap, const char *command, char *desc,
                                     size_t desclen, char *err, size_t errlen);
-/* The helper's counts so far (frames, gaps, failed copies).  0, or -1. */
-int oracle_stream_stats(struct oracle *o, struct stream_stats *out);
 
 #endif

@@ -15,6 +15,9 @@ struct results {
     size_t compositors_len;
     char *features_json;
     size_t features_len;
+    char *captures_json;    /* the "captures" members: the screen stream's figures, one a start */
+    size_t captures_len;
+    int ncaptures;
     int nfeatures;
     /* the findings: distinct clauses broken, each with its cases */
     const struct catalog *cat;
@@ -68,9 +71,11 @@ static void write_file(struct results *r)
         kv(f, "reason", r->run_reason, false);
         fprintf(f, ", \"exit_status\": %d}", r->exit_status);
     }
-    fprintf(f, ",\n  \"wall_ms\": %.1f,\n  \"compositors\": [%s\n  ],\n  \"features\": [%s\n  ],\n  \"findings\": [",
-            (double)(clock_now_us() - r->start_us) / 1000.0,
-            r->compositors_json ? r->compositors_json : "", r->features_json ? r->features_json : "");
+    fprintf(f, ",\n  \"wall_ms\": %.1f,\n  \"compositors\": [%s\n  ],", (double)(clock_now_us() - r->start_us) / 1000.0,
+            r->compositors_json ? r->compositors_json : "");
+    if (r->captures_json) /* only where a screen stream ran */
+        fprintf(f, "\n  \"captures\": [%s\n  ],", r->captures_json);
+    fprintf(f, "\n  \"features\": [%s\n  ],\n  \"findings\": [", r->features_json ? r->features_json : "");
     for (int i = 0; i < r->nfindings; i++) {
         fprintf(f, "%s\n    {\"clause\": ", i ? "," : "");
         json_string(f, r->findings[i].clause);
@@ -130,6 +135,25 @@ void results_compositor(struct results *r, const struct compositor *c, enum prof
     fputs("]}", f);
     fclose(f);
     append(&r->compositors_json, &r->compositors_len, text);
+    free(text);
+    write_file(r);
+}
+
+void results_capture(struct results *r, enum profile p, const char *display, const struct stream_stats *st)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    double secs = (double)st->span_us / 1e6;
+    fprintf(f, "%s\n    {", r->ncaptures++ ? "," : "");
+    kv(f, "profile", profile_name(p), true);
+    kv(f, "display", display, true);
+    fprintf(f, "\"frames\": %llu, \"seconds\": %.3f, \"fps\": %.2f, \"refresh_hz\": %.3f, \"gaps\": %llu, "
+            "\"gap_ms\": %.3f, \"failed\": %llu}", (unsigned long long)st->frames, secs,
+            secs > 0 ? (double)st->frames / secs : 0.0, st->refresh_mhz / 1000.0, (unsigned long long)st->gaps,
+            (double)st->gap_us / 1000.0, (unsigned long long)st->failed);
+    fclose(f);
+    append(&r->captures_json, &r->captures_len, text);
     free(text);
     write_file(r);
 }
@@ -252,5 +276,6 @@ void results_close(struct results *r)
     free(r->cases_json);
     free(r->compositors_json);
     free(r->features_json);
+    free(r->captures_json);
     free(r);
 }

@@ -9,6 +9,7 @@
 #include "compositor.h"
 #include "featureset.h"
 #include "run.h"
+#include "stream.h"
 
 struct results;
 
@@ -16,6 +17,9 @@ struct results;
 struct results *results_open(const char *path, const struct catalog *cat);
 /* The compositor as it was when ready (claims), for the report header. */
 void results_compositor(struct results *r, const struct compositor *c, enum profile p);
+/* What the screen stream saw in one start of the compositor (on X display `display`): an entry of
+ * "captures", {profile, display, frames, seconds, fps, refresh_hz, gaps, gap_ms, failed}. */
+void results_capture(struct results *r, enum profile p, const char *display, const struct stream_stats *st);
 /* --client: the application under test (its name in clients/, or "", and its command line). */
 void results_client(struct results *r, const char *name, const char *command, const char *policy);
 /* The feature table of one compositor command (after its probes). */

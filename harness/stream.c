@@ -254,17 +254,13 @@ int stream_stats(struct stream *s, int timeout_ms, struct stream_stats *out)
     return stream_parse_stats(line, out);
 }
 
-int stream_describe(struct stream *s, char *out, size_t len)
+void stream_describe(const struct stream_stats *st, char *out, size_t len)
 {
-    struct stream_stats st;
-    if (stream_stats(s, 2000, &st) < 0)
-        return -1;
-    double secs = (double)st.span_us / 1e6;
+    double secs = (double)st->span_us / 1e6;
     snprintf(out, len, "%" PRIu64 " frames in %.1f s (%.1f frames/s; the output refreshes at %.3f Hz), %" PRIu64
-             " gaps (%.1f ms in all) in which frames may be missing, %" PRIu64 " failed copies", st.frames, secs,
-             secs > 0 ? (double)st.frames / secs : 0.0, st.refresh_mhz / 1000.0, st.gaps, (double)st.gap_us / 1000.0,
-             st.failed);
-    return 0;
+             " gaps (%.1f ms in all) in which frames may be missing, %" PRIu64 " failed copies", st->frames, secs,
+             secs > 0 ? (double)st->frames / secs : 0.0, st->refresh_mhz / 1000.0, st->gaps,
+             (double)st->gap_us / 1000.0, st->failed);
 }
 
 void stream_stop(struct stream *s)

@@ -74,9 +74,8 @@ int stream_region(struct stream *s, int x, int y, int w, int h, int timeout_ms, 
                   size_t errlen);
 /* Its counts so far, waiting up to timeout_ms.  0, or -1. */
 int stream_stats(struct stream *s, int timeout_ms, struct stream_stats *out);
-/* Its counts as a sentence for the run's log ("N frames in S s (F frames/s; ...), G gaps ...").
- * 0, or -1. */
-int stream_describe(struct stream *s, char *out, size_t len);
+/* Its counts as a sentence for the run's log ("N frames in S s (F frames/s; ...), G gaps ..."). */
+void stream_describe(const struct stream_stats *st, char *out, size_t len);
 void stream_stop(struct stream *s);
 
 #endif

@@ -414,6 +414,7 @@ def merge(folders, out, cases_dir, allow_empty=False, fail_on="any"):
                         run={k: verdict[k] for k in ("verdict", "reason", "exit_status")},
                         wall_ms=max(float(r.doc.get("wall_ms") or 0) for r in runs),
                         compositors=merged_compositors(runs), features=merged_features(runs),
+                        captures=[c for r in runs for c in r.doc.get("captures", [])],
                         findings=findings(cases, table), cases=[CaseResult.from_json(c) for c in cases],
                         ran=None if multi else next((r.doc.get("ran") for r in runs if r.doc.get("ran")), None))
     one_cut = len({(s.get("cases"), s.get("digest")) for s in selections}) == 1

@@ -49,6 +49,8 @@ class Report:
         described = runs or list(enumerate(probed))
         run = RunResults(started=self.started, status=status, wall_ms=(time.monotonic() - self.start) * 1000.0,
                          compositors=self.compositors(described),
+                         captures=[dict(c, run="probes") for r in probed for c in r.captures]
+                         + [dict(c, run="worker %d" % k) for k, r in runs for c in r.captures],
                          features=merge_features(probed + [r for _, r in runs]),
                          cases=ordered, selection=self.selection,
                          client=next((r.client for _, r in described if r.client), None), ran=self.ran)

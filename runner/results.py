@@ -95,6 +95,7 @@ class RunResults:
     status: str
     wall_ms: float
     compositors: list = dataclasses.field(default_factory=list)
+    captures: list = dataclasses.field(default_factory=list)   # the screen stream's figures, one a start
     features: list = dataclasses.field(default_factory=list)
     findings: list = dataclasses.field(default_factory=list)
     cases: list = dataclasses.field(default_factory=list)
@@ -110,7 +111,8 @@ class RunResults:
     @classmethod
     def from_json(cls, d):
         return cls(started=d.get("started", ""), status=d.get("status", ""), wall_ms=float(d.get("wall_ms") or 0),
-                   compositors=list(d.get("compositors", [])), features=list(d.get("features", [])),
+                   compositors=list(d.get("compositors", [])), captures=list(d.get("captures", [])),
+                   features=list(d.get("features", [])),
                    findings=list(d.get("findings", [])),
                    cases=[CaseResult.from_json(c) for c in d.get("cases", [])],
                    selection=d.get("selection"), client=d.get("client"), run=d.get("run"), ran=d.get("ran"),
@@ -138,8 +140,10 @@ class RunResults:
     def to_json(self):
         d = {"format": self.format, "started": self.started, "status": self.status, "wall_ms": self.wall_ms}
         d.update((k, getattr(self, k)) for k in self.OPTIONAL if getattr(self, k) is not None)
-        d.update(compositors=self.compositors, features=self.features, findings=self.findings,
-                 cases=self.case_dicts())
+        d.update(compositors=self.compositors)
+        if self.captures:   # only where a screen stream ran (harness/stream-report.h)
+            d.update(captures=self.captures)
+        d.update(features=self.features, findings=self.findings, cases=self.case_dicts())
         return d
 
     def write(self, path):
@@ -155,10 +159,11 @@ def write_json_atomic(path, doc):
             % (one(doc["format"]), one(doc["started"]), one(doc["status"]), doc["wall_ms"])]
     # other top-level entries (the --shard selection, ...), one a line
     text += ['  "%s": %s,\n' % (k, one(v)) for k, v in doc.items()
-             if k not in ("format", "started", "status", "wall_ms", "compositors", "features", "findings", "cases")]
+             if k not in ("format", "started", "status", "wall_ms", "compositors", "captures", "features", "findings",
+                          "cases")]
     text.append('  "compositors": [')
     text.append(",".join("\n    " + one(c) for c in doc["compositors"]))
-    for key in ("features", "findings"):
+    for key in (("captures",) if "captures" in doc else ()) + ("features", "findings"):
         text.append('\n  ],\n  "%s": [' % key)
         text.append(",".join("\n    " + one(c) for c in doc.get(key, [])))
     text.append('\n  ],\n  "cases": [')

@@ -173,6 +173,28 @@ def count_table(title, groups):
             "<tbody>%s</tbody></table>" % (esc(title), head, rows or '<tr><td colspan="6" class="empty">none</td></tr>'))
 
 
+def captures_html(doc):
+    """The screen stream's figures, one row a start of the compositor (results.json's "captures"):
+    how many frames it composited and each was seen, against the output's refresh, and the gaps
+    in which frames may be missing (a `none` over one is UNRESOLVED)."""
+    caps = doc.get("captures") or []
+    if not caps:
+        return ""
+    rows = "".join(
+        '<tr><td>%s</td><td>%s</td><td>%s</td><td class="num">%d</td><td class="num">%.1f s</td>'
+        '<td class="num">%.1f</td><td class="num">%.3f Hz</td><td class="num">%d</td><td class="num">%.1f ms</td>'
+        '<td class="num">%d</td></tr>' % (
+            esc(c.get("profile", "")), esc(c.get("run", "")), esc(c.get("display", "")), c.get("frames", 0),
+            c.get("seconds", 0.0), c.get("fps", 0.0), c.get("refresh_hz", 0.0), c.get("gaps", 0),
+            c.get("gap_ms", 0.0), c.get("failed", 0)) for c in caps)
+    return ('<h3>Screen stream</h3><p class="meta">Every frame the compositor composited, one row a start of it: '
+            'frames seen, frames/s against the output\'s refresh, gaps (no copy pending: frames may be missing '
+            'there) and copies that failed.</p><table><thead><tr><th>profile</th><th>run</th><th>display</th>'
+            '<th class="num">frames</th><th class="num">over</th><th class="num">frames/s</th>'
+            '<th class="num">refresh</th><th class="num">gaps</th><th class="num">gap time</th>'
+            '<th class="num">failed copies</th></tr></thead><tbody>%s</tbody></table>' % rows)
+
+
 def compositors_html(doc):
     comps = doc.get("compositors", [])
     if not comps:
@@ -444,7 +466,7 @@ def render(doc, clauses, page_dir, results_dir):
     h.append('<h2 id="summary">Summary</h2><div class="grid2"><div>%s</div><div>%s</div></div>'
              % (count_table("profile", [(p, [x for x in cases if x.get("profile") == p]) for p in profiles]),
                 count_table("clause group", sorted(by_group.items()))))
-    h.append('<h2 id="compositors">Compositors</h2>' + compositors_html(doc))
+    h.append('<h2 id="compositors">Compositors</h2>' + compositors_html(doc) + captures_html(doc))
     h.append(figures_section(doc, cases))
 
     h.append('<h2 id="cases">Cases</h2><div class="filters">%s'
