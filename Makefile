@@ -134,6 +134,11 @@ tests/xtest-seat/xtest-seat: tests/xtest-seat/xtest-seat.c
 input-path: all tests/xtest-seat/xtest-seat
 	python3 tests/test_input_path.py
 
+# the screen stream sees what fake-wm composites through cage (rootful Xwayland), faults and all
+# (< 30 s; SKIP without cage, Xwayland or tools/wlr-capture)
+wayland-capture: all
+	python3 tests/test_wayland_capture.py
+
 # every exit path of the harness: status, message, no process or temp file left behind
 leftovers: all tests/bad-wms/bad-wm
 	python3 tests/test_leftovers.py
@@ -295,7 +300,7 @@ check:
 check-proofs: all
 	$(MAKE) selftest client-selftest
 check-harness: all
-	$(MAKE) unit fuzz-replay leftovers isolation own-xserver input-path pytest-unit asan
+	$(MAKE) unit fuzz-replay leftovers isolation own-xserver input-path wayland-capture pytest-unit asan
 
 matrix: all
 	python3 -m runner.matrix $(MATRIX_FLAGS)
@@ -304,5 +309,5 @@ clean:
 	rm -rf build
 	rm -f $(BINS) $(BENCH_BIN) $(TOOLS) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm tests/xtest-seat/xtest-seat harness/*.o harness/tests/*.o fake-clients/scripted-client/*.o fake-wm/*.o app-observer/*.o fake-clients/model-app/*.o
 
-.PHONY: all rooms unit check-proofs check-harness selftest selftest-whole client-selftest pytest-unit check clean matrix leftovers isolation input-path fuzz fuzz-replay asan stress bench-check bench-check-compositors
+.PHONY: all rooms unit check-proofs check-harness selftest selftest-whole client-selftest pytest-unit check clean matrix leftovers isolation input-path wayland-capture fuzz fuzz-replay asan stress bench-check bench-check-compositors
 .SECONDARY:

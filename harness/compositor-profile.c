@@ -147,14 +147,31 @@ int compositor_profile_parse(const char *path, struct compositor_profile *p, cha
     return rc;
 }
 
+/* A conf named by its path (a word with a `/` ending in .conf): one outside compositors/, such as
+ * the proofs' in tests/confs/, which --list-wms and the matrix must not pick up. */
+static bool conf_path(const char *wm)
+{
+    size_t n = strlen(wm);
+    return strchr(wm, '/') && !strpbrk(wm, " \t") && n > 5 && !strcmp(wm + n - 5, ".conf");
+}
+
 int compositor_profile_lookup(const char *root, const char *wm, struct compositor_profile *p)
 {
-    if (!conf_plain_name(wm))
-        return 0;
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/compositors/%s.conf", root, wm);
-    if (access(path, F_OK) < 0)
-        return 0;
+    if (conf_path(wm)) {
+        if (access(wm, R_OK) < 0) {
+            fprintf(stderr, "framesync: --wm %s: %s (a path ending in .conf names a compositor's conf)\n", wm,
+                    strerror(errno));
+            return -1;
+        }
+        snprintf(path, sizeof path, "%s", wm);
+    } else {
+        if (!conf_plain_name(wm))
+            return 0;
+        snprintf(path, sizeof path, "%s/compositors/%s.conf", root, wm);
+        if (access(path, F_OK) < 0)
+            return 0;
+    }
     char err[2048];
     if (compositor_profile_parse(path, p, err, sizeof err) < 0) {
         fprintf(stderr, "framesync: %s\n", err);
