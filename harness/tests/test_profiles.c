@@ -147,6 +147,43 @@ static void test_compositor_own_server_keys(void **state)
                  "screen-capture: s {x} {y} {w} {h}\nscreen-capture: t {x} {y} {w} {h}\n", 6, "a second `screen-capture:`");
 }
 
+/* screen-stream: one helper command, for a compositor that brings its own X server; bad input is
+ * named by file and line. */
+static void test_compositor_screen_stream(void **state)
+{
+    (void)state;
+    write_file("command: my-wayland {report}\nxserver: own\nready: wm+cm\ncomposites: yes\n"
+               "screen-stream: {root}/tools/wlr-capture\n");
+    struct compositor_profile p;
+    char err[1024] = "";
+    assert_int_equal(compositor_profile_parse(path, &p, err, sizeof err), 0);
+    assert_string_equal(p.screen_stream, "{root}/tools/wlr-capture");
+    teardown(NULL);
+    expect_error(parse_wm, "command: a {report}\nxserver: own\nready: wm\ncomposites: no\nscreen-stream: s\n"
+                 "screen-stream: t\n", 6, "a second `screen-stream:` (one is allowed)");
+    expect_error(parse_wm, "command: a\nready: wm\ncomposites: no\nscreen-stream: s\n", 4,
+                 "`screen-stream:` is for a compositor that brings its own X server (`xserver: own`)");
+    expect_error(parse_wm, "command: a {report}\nxserver: own\nready: wm\ncomposites: no\nscreen-stream:\n", 5,
+                 "`screen-stream:` needs a value");
+}
+
+/* --wm PATH.conf reads a conf outside compositors/ (tests/confs/); a missing one is an error. */
+static void test_compositor_conf_path(void **state)
+{
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/framesync-test-profileXXXXXX.conf");
+    int fd = mkstemps(path, 5);
+    assert_true(fd >= 0);
+    const char text[] = "command: a {report}\nxserver: own\nready: wm\ncomposites: no\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    struct compositor_profile p;
+    assert_int_equal(compositor_profile_lookup("/nonexistent", path, &p), 1);
+    assert_string_equal(p.command, "a {report}");
+    assert_int_equal(compositor_profile_lookup("/nonexistent", "/nonexistent/none.conf", &p), -1);
+    assert_int_equal(compositor_profile_lookup("/nonexistent", "my-wm --flag x.conf", &p), 0); /* a command line */
+}
+
 static void test_compositor_errors(void **state)
 {
     (void)state;
@@ -176,6 +213,8 @@ int main(void)
         cmocka_unit_test_teardown(test_client_errors, teardown),
         cmocka_unit_test_teardown(test_compositor_every_key, teardown),
         cmocka_unit_test_teardown(test_compositor_own_server_keys, teardown),
+        cmocka_unit_test_teardown(test_compositor_screen_stream, teardown),
+        cmocka_unit_test_teardown(test_compositor_conf_path, teardown),
         cmocka_unit_test_teardown(test_compositor_errors, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
