@@ -35,6 +35,8 @@ public class FxDemo extends Application {
     }
 
     public static void main(String[] args) {
-        launch(args);
+        // the class object, not its name: the source launcher loads FxDemo in a class loader of its
+        // own, where launch(String...)'s Class.forName from the application class loader fails
+        launch(FxDemo.class, args);
     }
 }
