@@ -54,7 +54,26 @@ ifneq ($(WAYLAND_LIBS),)
 TOOLS += tools/wlr-capture
 endif
 
-all: $(BINS) $(BENCH_BIN) $(TOOLS)
+# named clients of our own (clients/README.md): a toolkit that ships no demo binary in Debian gets
+# a small program in clients/, built only where its dev package is installed (not in
+# debian-packages.txt: the applications under test are not dependencies of the suite)
+GLFW_LIBS    := $(shell pkg-config --libs glfw3 gl 2>/dev/null)
+ALLEGRO_LIBS := $(shell pkg-config --libs allegro-5 2>/dev/null)
+CLIENT_DEMOS :=
+ifneq ($(GLFW_LIBS),)
+CLIENT_DEMOS += clients/glfw-demo
+endif
+ifneq ($(ALLEGRO_LIBS),)
+CLIENT_DEMOS += clients/allegro-demo
+endif
+
+all: $(BINS) $(BENCH_BIN) $(TOOLS) $(CLIENT_DEMOS)
+
+clients/glfw-demo: clients/glfw-demo.c
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags glfw3 gl) -o $@.new $< $(GLFW_LIBS) && mv -f $@.new $@
+
+clients/allegro-demo: clients/allegro-demo.c
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags allegro-5) -o $@.new $< $(ALLEGRO_LIBS) && mv -f $@.new $@
 
 tools/kwin-screenshot: tools/kwin-screenshot.c
 	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@.new $< $(DBUS_LIBS) && mv -f $@.new $@
@@ -307,7 +326,7 @@ matrix: all
 
 clean:
 	rm -rf build
-	rm -f $(BINS) $(BENCH_BIN) $(TOOLS) bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm tests/xtest-seat/xtest-seat harness/*.o harness/tests/*.o fake-clients/scripted-client/*.o fake-wm/*.o app-observer/*.o fake-clients/model-app/*.o
+	rm -f $(BINS) $(BENCH_BIN) $(TOOLS) clients/glfw-demo clients/allegro-demo bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm tests/xtest-seat/xtest-seat harness/*.o harness/tests/*.o fake-clients/scripted-client/*.o fake-wm/*.o app-observer/*.o fake-clients/model-app/*.o
 
 .PHONY: all rooms unit check-proofs check-harness selftest selftest-whole client-selftest pytest-unit check clean matrix leftovers isolation input-path wayland-capture fuzz fuzz-replay asan stress bench-check bench-check-compositors
 .SECONDARY:

@@ -57,6 +57,15 @@ int client_profile_parse(const char *path, struct client_profile *p, char *err, 
     return rc;
 }
 
+/* `binary:` may name a program of the suite's own (clients/glfw-demo, built by the Makefile only
+ * where its library's dev package is installed): {root} there is the framesync folder too. */
+static void expand_binary_root(struct client_profile *p, const char *root)
+{
+    char expanded[sizeof p->binary];
+    conf_substitute(p->binary, "{root}", root, expanded, sizeof expanded);
+    snprintf(p->binary, sizeof p->binary, "%s", expanded);
+}
+
 int client_profile_lookup(const char *root, const char *name, struct client_profile *p)
 {
     char path[PATH_MAX + 128];
@@ -68,6 +77,7 @@ int client_profile_lookup(const char *root, const char *name, struct client_prof
         fprintf(stderr, "framesync: %s\n", err);
         return -1;
     }
+    expand_binary_root(p, root);
     return 1;
 }
 
@@ -119,6 +129,7 @@ int client_profile_list(const char *root, FILE *out)
             fprintf(stderr, "framesync: %s\n", err);
             bad++;
         } else {
+            expand_binary_root(&p, root);
             fprintf(out, "%-12s %-9s %s\n", p.name, profile_binary_installed(p.binary) ? "yes" : "no", p.command);
             client_profile_free(&p);
         }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../client-profile.h"
@@ -85,6 +86,31 @@ static void test_client_every_key(void **state)
     client_profile_setenv(&p, "/r", "/t");
     assert_string_equal(getenv("B"), "/t/b");
     client_profile_free(&p);
+}
+
+/* a program of ours in clients/ (`exec {root}/clients/demo`): the binary that --list-clients and
+ * --client check is the expanded path, whether derived from command: or given as binary: */
+static void test_client_binary_under_root(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/framesync-test-rootXXXXXX", dir[64], conf[96];
+    assert_non_null(mkdtemp(root));
+    snprintf(dir, sizeof dir, "%s/clients", root);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(conf, sizeof conf, "%s/demo.conf", dir);
+    FILE *f = fopen(conf, "w");
+    assert_non_null(f);
+    fputs("command: exec {root}/clients/demo still\n", f);
+    fclose(f);
+    struct client_profile p;
+    assert_int_equal(client_profile_lookup(root, "demo", &p), 1);
+    char want[128];
+    snprintf(want, sizeof want, "%s/clients/demo", root);
+    assert_string_equal(p.binary, want);
+    client_profile_free(&p);
+    unlink(conf);
+    rmdir(dir);
+    rmdir(root);
 }
 
 static void test_client_errors(void **state)
@@ -210,6 +236,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_client_every_key, teardown),
+        cmocka_unit_test_teardown(test_client_binary_under_root, teardown),
         cmocka_unit_test_teardown(test_client_errors, teardown),
         cmocka_unit_test_teardown(test_compositor_every_key, teardown),
         cmocka_unit_test_teardown(test_compositor_own_server_keys, teardown),
