@@ -117,6 +117,13 @@ static void finish_capture(struct cap_state *st)
         return;
     }
     st->failures = 0;
+    if (st->s && st->active) { /* when it looked: run-wait.c judges a screen wait on a sample begun after
+                                * its deadline */
+        struct record *r = record_make("screen", t1, "sampled began_us=%lld rtt_us=%lld",
+                                       (long long)(t0 - st->s->tl.start_us), (long long)rtt);
+        if (r)
+            session_add_record(st->s, r);
+    }
     for (int i = 0; i < st->wt.nwins; i++) {
         struct ow_window *w = &st->wt.wins[i];
         if (w->gone || w->job_x < 0)

@@ -103,8 +103,55 @@ static const struct record *stream_gap_during(struct ctx *c, const struct waitin
     return NULL;
 }
 
+/* The last `sampled` record of a sampling screen oracle (oracle-capture.c), NULL for the others
+ * (damage and stream oracles see every change as it comes). */
+static const struct record *last_sample(struct ctx *c)
+{
+    for (int i = c->s->tl.n - 1; i >= 0; i--)
+        if (!strcmp(c->s->tl.recs[i]->source, "screen") && !strcmp(c->s->tl.recs[i]->kind, "sampled"))
+            return c->s->tl.recs[i];
+    return NULL;
+}
+
+static int64_t rec_time(struct ctx *c, const struct record *r, const char *key)
+{
+    const char *v = r ? record_get(r, key) : NULL;
+    return v ? c->s->tl.start_us + strtoll(v, NULL, 10) : -1;
+}
+
+/* A screen check that found nothing by its deadline, under a sampling oracle: a FAIL needs a
+ * picture taken after the deadline that does not show it.  Waits (at most 3 s) for a sample begun
+ * after the deadline; when none comes, or the one that comes shows what was wanted while the
+ * window's sample before it began before the deadline, whether it was shown in time cannot be
+ * told: UNRESOLVED.  false: the FAIL stands. */
+static bool undecided_by_samples(struct ctx *c, const struct waiting *w, void **pair)
+{
+    const struct step *st = w->st;
+    if (strcmp(st->source, "screen") || w->broken != VERDICT_FAIL || !last_sample(c))
+        return false;
+    int64_t bound = clock_now_us() + (int64_t)ctx_scaled(c, 3000) * 1000;
+    while (rec_time(c, last_sample(c), "began_us") < w->deadline && clock_now_us() < bound && !proc_interrupted())
+        session_pump(c->s, bound, -1);
+    const struct record *s = last_sample(c);
+    double dl_ms = (double)(w->deadline - c->s->tl.start_us) / 1000.0;
+    if (rec_time(c, s, "began_us") < w->deadline) {
+        ctx_decide(c, VERDICT_UNRESOLVED, st, "the screen oracle took no picture after the deadline (%+.3f ms) within "
+                   "3 s: `%s` cannot be judged", dl_ms, st->text);
+        return true;
+    }
+    const struct record *r = session_find_from(c->s, st->source, st->event, w->subject, w->after_seq, filters_match,
+                                               pair, false);
+    if (!r || rec_time(c, r, "since_us") >= w->deadline)
+        return false;
+    c->res->mark_seq = s->seq;
+    ctx_decide(c, VERDICT_UNRESOLVED, st, "the screen oracle samples: %s came with a picture that began before the "
+               "deadline (%+.3f ms) and took %s us, so whether it was shown within %d ms cannot be told",
+               r->line, dl_ms, record_get(r, "rtt_us") ? record_get(r, "rtt_us") : "?", w->ms);
+    return true;
+}
+
 /* The deadline passed: a `none` holds, a `wait` did not find what it wanted. */
-static bool deadline_passed(struct ctx *c, const struct waiting *w)
+static bool deadline_passed(struct ctx *c, const struct waiting *w, void **pair)
 {
     const struct step *st = w->st;
     const struct record *gap = w->want_none && !strcmp(st->source, "screen") ? stream_gap_during(c, w) : NULL;
@@ -116,6 +163,8 @@ static bool deadline_passed(struct ctx *c, const struct waiting *w)
     }
     if (w->want_none || st->optional) /* try wait: nothing came, the figure says so */
         return true;
+    if (undecided_by_samples(c, w, pair))
+        return false;
     bool stopped = proc_is_stopped(c->env->wm->proc);
     snprintf(c->res->expected, sizeof c->res->expected, "%s within %d ms", w->wanted, w->ms);
     snprintf(c->res->observed, sizeof c->res->observed, "none in %.1f ms%s",
@@ -159,7 +208,7 @@ bool run_step_wait(struct ctx *c, const struct step *st, bool want_none)
         if (clock_now_us() >= w.deadline && w.deadline < w.own_deadline && ctx_watchdog_fired(c, st))
             return false;
         if (clock_now_us() >= w.deadline)
-            return deadline_passed(c, &w);
+            return deadline_passed(c, &w, pair);
         const char *gone = source_state(c, st->source);
         if (gone && !want_none) {
             ctx_decide(c, VERDICT_UNRESOLVED, st, "fake client %s %s while the case waited for %s", st->source, gone,

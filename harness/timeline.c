@@ -128,6 +128,11 @@ void record_print(const struct timeline *tl, const struct record *r, FILE *f)
 void timeline_print(const struct timeline *tl, FILE *f, const char *prefix, int mark_seq)
 {
     for (int i = 0; i < tl->n; i++) {
+        /* a sampling screen oracle's `sampled` records (one per picture) are evidence for the
+         * verdict of a screen wait (run-wait.c), which names the one it used; listed they drown
+         * the timeline */
+        if (!strcmp(tl->recs[i]->kind, "sampled") && tl->recs[i]->seq != mark_seq)
+            continue;
         fputs(prefix, f);
         record_print(tl, tl->recs[i], f);
         if (tl->recs[i]->seq == mark_seq)
