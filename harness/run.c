@@ -1,4 +1,5 @@
 #include "runctx.h"
+#include "app-keep.h"
 #include "clock.h"
 #include "expr.h"
 #include "grabwatch.h"
@@ -66,6 +67,12 @@ static bool run_step(struct ctx *c, const struct step *st)
         if (st->command && !strcmp(st->command, "under-test") && !c->env->observer_binary) {
             ctx_decide(c, VERDICT_SKIP, st, "no client under test: this case tests an application (run it with --client)");
             return false;
+        }
+        if (st->command && *st->command && c->env->keep) { /* app-keep.h */
+            if (c->tc->start_shared && app_keep_take(c->env->keep, c->tc, c->s, st->source,
+                                                     ctx_bounded_ms(c, CLIENT_COMMAND_MS)))
+                return !ctx_client_gone(c, st);
+            app_keep_stop(c->env->keep); /* one application at a time */
         }
         if ((st->command && *st->command
                  ? session_add_app_observer(c->s, st->source, c->env->observer_binary, ctx_bounded_ms(c, CLIENT_COMMAND_MS),
