@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from runner import baseline, paths, policies, probe, provenance, runverdict
+from runner import baseline, paths, policies, probe, provenance, runverdict, tapstream
 from runner.console import Console
 from runner.outdir import Logs, OutError, clear_out
 from runner.paths import HARNESS
@@ -241,7 +241,7 @@ class Run:
         self.console = Console(os.path.join(out, "results.tap"))
         self.logs = Logs(out, jobs, self.console.warn)
         self.pool = WorkerPool(self.console)
-        self.report = Report(out, self.logs, jobs, selection=selection)
+        self.report = Report(out, self.logs, jobs, selection=selection, dealt=tapstream.deal(expected, jobs))
         own = any(a in ("--xserver=own",) for a in opts.passthrough) or "own" in [
             b for a, b in zip(opts.passthrough, opts.passthrough[1:]) if a == "--xserver"]
         self.report.ran = provenance.describe(opts.wm, opts.labels, own_xserver=own)
