@@ -34,6 +34,9 @@ struct app_keep {
     int replay_end;           /* the timeline's length after the replay, in the case that took it */
     int now_w, now_h;         /* its toplevel's size when the last case ended */
     unsigned unreached;       /* KEEP_STATE_*: states it could not be brought to */
+    unsigned fresh_for;       /* KEEP_STATE_*: states a kept application missed and a fresh start
+                                 reached (it animates only after its start): asked of fresh starts
+                                 only, for the rest of the run (outlives the application) */
     char first_case[160];     /* the case that started it */
     int served;               /* cases it served */
 };
@@ -47,6 +50,9 @@ int app_keep_take(struct app_keep *k, const struct testcase *tc, struct session 
 unsigned app_keep_states_asked(const struct testcase *tc);
 /* The states the application of s was asked for and could not reach (its `state reached=0`). */
 unsigned app_keep_states_unreached(const struct session *s);
+/* A case that missed the states `missed` in a kept application runs again on a fresh start: those
+ * states are asked of fresh starts from now on. */
+void app_keep_fresh_for(struct app_keep *k, unsigned missed);
 /* Stops the kept application (a fresh start follows, the compositor stops, or the run ends). */
 void app_keep_stop(struct app_keep *k);
 

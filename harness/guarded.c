@@ -131,8 +131,11 @@ enum liveness guarded_run(const struct testcase *tc, const struct guard *g, enum
             judge_application(g, s, res, tc->feature ? "its probe" : "this case");
         }
         snprintf(res->log_path, sizeof res->log_path, "%s.log", prefix);
-        if (h == LIVE_OK && missed && res->verdict == VERDICT_SKIP && !fresh_again && !proc_interrupted()) {
+        /* (not a probe's: the probes ask it of the application their first one just started) */
+        if (h == LIVE_OK && missed && res->verdict == VERDICT_SKIP && !tc->feature && !fresh_again &&
+            !proc_interrupted()) {
             fresh_again = true; /* the kept application did not reach the state: a fresh start may */
+            app_keep_fresh_for(g->env->keep, missed);
             write_case_log(res->log_path, tc, p, res, s, g->env->wm, *log_from);
             keep_attempt(prefix, a);
             session_free(s);
