@@ -297,6 +297,35 @@ static bool probe_feature(const struct testcase *tc, struct probe_ctx *pc, const
     return true;
 }
 
+/* The application's states are what it does by itself, whatever the compositor's profile: asked
+ * once a run, under the first profile (runner/probe.py), and taken from that probe run's table
+ * ($FRAMESYNC_CLIENT_STATES_FROM) by the others.  Returns whether they were taken. */
+static bool import_states(struct features *fs, const char *path)
+{
+    static const char *const names[] = {"client-state-animating", "client-state-idle"};
+    FILE *f = path && *path ? fopen(path, "re") : NULL;
+    int taken = 0;
+    char line[8192];
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        char *save = NULL, *cmd = strtok_r(line, "\t", &save), *name = strtok_r(NULL, "\t", &save);
+        char *state = strtok_r(NULL, "\t", &save), *source = strtok_r(NULL, "\t", &save);
+        char *ms = strtok_r(NULL, "\t", &save), *detail = strtok_r(NULL, "", &save);
+        for (int i = 0; i < 2 && cmd && name && state && source && ms && detail; i++) {
+            if (strcmp(name, names[i]) || features_decided(fs, names[i]) || !strcmp(state, "unknown"))
+                continue;
+            const char *prof = strstr(cmd, "--profile ");
+            features_set(fs, names[i], !strcmp(state, "present") ? FEATURE_PRESENT : FEATURE_ABSENT, "probe",
+                         "%s (asked once a run, under %.*s)", detail, prof ? (int)strcspn(prof + 10, " ") : 0,
+                         prof ? prof + 10 : "");
+            taken++;
+        }
+    }
+    if (f)
+        fclose(f);
+    return taken == 2;
+}
+
 void probes_run(struct testcase **probes, int n, struct run_env *env, struct features *fs, const char *client_binary,
                 const char *log_dir, enum profile p, const struct probe_hooks *hooks)
 {
@@ -311,8 +340,11 @@ void probes_run(struct testcase **probes, int n, struct run_env *env, struct fea
     struct probe_ctx pc = {.fs = fs, .log_dir = log_dir, .hooks = hooks};
     struct guard g = {.env = env, .client_binary = client_binary, .setup_attempts = PROBE_SETUP_ATTEMPTS,
                       .liveness_ms = hooks->liveness_ms, .check_always = true};
-    bool alive = true;
+    bool alive = true, states_known = env->observer_binary && env->observer_binary[0] &&
+                                         import_states(fs, getenv("FRAMESYNC_CLIENT_STATES_FROM"));
     for (int i = 0; i < n && !proc_interrupted() && !pc.app_not_started; i++) {
+        if (states_known && !strncmp(probes[i]->feature, "client-state-", 13))
+            continue;
         if (!alive) {
             features_set(fs, probes[i]->feature, FEATURE_UNKNOWN, "probe",
                          "not probed: the compositor crashed or hung %d times while it was probed", pc.restarts);
@@ -322,5 +354,7 @@ void probes_run(struct testcase **probes, int n, struct run_env *env, struct fea
         features_derive(fs);
     }
     features_derive(fs);
+    if (env->observer_binary && env->observer_binary[0])
+        features_note_animates_hint(fs, getenv("FRAMESYNC_CLIENT_ANIMATES"));
     fs->probe_ms = (double)(clock_now_us() - begin) / 1000.0;
 }
