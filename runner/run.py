@@ -26,6 +26,7 @@ from runner.console import Console
 from runner.outdir import Logs, OutError, clear_out
 from runner.paths import HARNESS
 from runner.report import Report, timing_text
+from runner.reports import certifier
 from runner.tapstream import TapStream, bail_out, findings_tap
 from runner.terms import FAIL_ON, PROFILES
 from runner.workers import WorkerPool
@@ -419,6 +420,8 @@ class Run:
         if line:
             self.console.emit(line)
         self.console.emit(findings_tap(run.findings))
+        if not stopped:  # a client run: the screen a toolkit developer acts on (runner/reports/certifier.py)
+            self.console.emit(certifier.console_text(run.to_json()))
         self.console.emit(self.stream.count_line())
         if self.stream.done or not self.error:
             self.console.emit(timing_text(run, wall, self.jobs))
