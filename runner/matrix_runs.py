@@ -55,11 +55,12 @@ def record_ran(path, wm):
     results.write(path)
 
 
-def run_one(name, target, out_root, reruns, reuse, log, extra=(), annotate=None, workers=None):
+def run_one(name, target, out_root, reruns, reuse, log, extra=(), annotate=None, workers=None, expected=None):
     """The suite against one named target: target is how the harness reaches it (["--wm", NAME,
     "--cases", DIR] or ["--client", NAME]), also on re-runs; extra: options of the first run only
     (--timeout-scale, --filter).  annotate(results): explains failures after the re-runs.  workers:
-    the first run through the runner with that many workers (its probe pass first), else one harness."""
+    the first run through the runner with that many workers (its probe pass first), else one harness.
+    expected: the baseline's entries, whose Fail lines are not re-run (baseline.rerun_failures)."""
     out = os.path.join(out_root, name)
     os.makedirs(out, exist_ok=True)
     start, rc = time.monotonic(), None
@@ -91,7 +92,8 @@ def run_one(name, target, out_root, reruns, reuse, log, extra=(), annotate=None,
             k += 1
     elif reruns > 0:
         rr = time.monotonic()
-        bl.rerun_failures(run["results"], out, reruns, list(target), log=lambda m: log("%s: %s" % (name, m)))
+        bl.rerun_failures(run["results"], out, reruns, list(target), log=lambda m: log("%s: %s" % (name, m)),
+                          expected=expected)
         run["rerun_wall"] = time.monotonic() - rr
     run["wall"] = time.monotonic() - start
     if annotate:
