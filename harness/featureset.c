@@ -379,7 +379,8 @@ void features_set_client_states(struct features *fs, const char *animates)
 static void note_hint(struct features *fs, const char *name, bool hinted, const char *word)
 {
     struct feature *f = features_get(fs, name);
-    if (!f || f->state == FEATURE_UNKNOWN || (f->state == FEATURE_PRESENT) == hinted)
+    if (!f || f->state == FEATURE_UNKNOWN || (f->state == FEATURE_PRESENT) == hinted ||
+        strstr(f->detail, "its conf says animates:")) /* taken from the first profile's table, said there */
         return;
     size_t n = strlen(f->detail);
     snprintf(f->detail + n, sizeof f->detail - n, " (found, although its conf says animates: %s)", word);
