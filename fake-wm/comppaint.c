@@ -97,6 +97,24 @@ static int64_t next_paint_at(void)
     return (last_paint / interval_us + 1) * interval_us;
 }
 
+/* what a paint of `output` copies to the overlay (-1: all of it) */
+static xcb_rectangle_t area_of(int output, xcb_rectangle_t all)
+{
+    if (output < 0)
+        return all;
+    const struct output *o = outputs_get(output);
+    return (xcb_rectangle_t){(int16_t)o->x, (int16_t)o->y, (uint16_t)o->w, (uint16_t)o->h};
+}
+
+/* w was refreshed by the paint of `output`: the other outputs that show part of it repaint too
+ * (they draw it from what this paint took; one that painted just before keeps the old part) */
+static void schedule_others_showing(const struct win *w, int output)
+{
+    for (int j = 0; output >= 0 && j < outputs_count(); j++)
+        if (j != output && outputs_touch(w, j))
+            comp_schedule_on(j);
+}
+
 static void paint_on(int64_t now, int output)
 {
     /* learn every counter change the server processed before now */
@@ -141,6 +159,7 @@ static void paint_on(int64_t now, int output)
                 continue; /* mapped in the middle of an update: not shown at all yet */
         } else if (!w->show_released && ((w->dirty && !w->defer_until) || !w->shown)) {
             copy_live(w);
+            schedule_others_showing(w, output);
         }
         if (!w->saved_pic)
             continue;
@@ -158,11 +177,7 @@ static void paint_on(int64_t now, int output)
                 again = true; /* what it drew since that update: in the next paint */
         }
     }
-    xcb_rectangle_t area = all;
-    if (output >= 0) {
-        const struct output *o = outputs_get(output);
-        area = (xcb_rectangle_t){(int16_t)o->x, (int16_t)o->y, (uint16_t)o->w, (uint16_t)o->h};
-    }
+    xcb_rectangle_t area = area_of(output, all);
     xcb_render_composite(X.pc, XCB_RENDER_PICT_OP_SRC, back_pic, XCB_NONE, overlay_pic, area.x, area.y, 0, 0, area.x,
                          area.y, area.width, area.height);
     stamps_paint_issued();
@@ -173,6 +188,7 @@ static void paint_on(int64_t now, int output)
     } else {
         comp_schedule_settle_on(output, again);
         last_paint_on[output] = now;
+
     }
     last_paint = now;
     xcb_flush(X.pc);

@@ -28,3 +28,5 @@ void comp_schedule_settle(bool again)
 }
 
 void comp_schedule_settle_on(int output, bool again) { paint_needed[output] = again; }
+
+void comp_schedule_on(int output) { paint_needed[output] = true; }

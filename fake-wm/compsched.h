@@ -11,5 +11,6 @@ bool comp_scheduled(void);             /* some output is to be repainted */
 bool comp_scheduled_on(int output);
 void comp_schedule_settle(bool again); /* a paint of the whole screen was issued: again, or nothing more to paint */
 void comp_schedule_settle_on(int output, bool again); /* the same for a paint of one output */
+void comp_schedule_on(int output);          /* per-output-clock: that output repaints too */
 
 #endif

@@ -115,15 +115,22 @@ const struct output *outputs_get(int i)
     return &outs[i >= 0 && i < nouts ? i : 0];
 }
 
+static int64_t overlap(const struct win *w, int i)
+{
+    int64_t x0 = w->x > outs[i].x ? w->x : outs[i].x, y0 = w->y > outs[i].y ? w->y : outs[i].y;
+    int64_t x1 = w->x + w->w < outs[i].x + outs[i].w ? w->x + w->w : outs[i].x + outs[i].w;
+    int64_t y1 = w->y + w->h < outs[i].y + outs[i].h ? w->y + w->h : outs[i].y + outs[i].h;
+    return x1 > x0 && y1 > y0 ? (x1 - x0) * (y1 - y0) : 0;
+}
+
+bool outputs_touch(const struct win *w, int output) { return output < nouts && overlap(w, output) > 0; }
+
 int outputs_of(const struct win *w)
 {
     int best = 0;
     int64_t most = 0;
     for (int i = 0; i < nouts; i++) {
-        int64_t x0 = w->x > outs[i].x ? w->x : outs[i].x, y0 = w->y > outs[i].y ? w->y : outs[i].y;
-        int64_t x1 = w->x + w->w < outs[i].x + outs[i].w ? w->x + w->w : outs[i].x + outs[i].w;
-        int64_t y1 = w->y + w->h < outs[i].y + outs[i].h ? w->y + w->h : outs[i].y + outs[i].h;
-        int64_t area = x1 > x0 && y1 > y0 ? (x1 - x0) * (y1 - y0) : 0;
+        int64_t area = overlap(w, i);
         if (area > most) {
             most = area;
             best = i;

@@ -24,5 +24,6 @@ int outputs_count(void);                 /* 1 when not in use */
 const struct output *outputs_get(int i);
 /* the output that shows most of w (the lowest of equals; 0 when it shows none of it) */
 int outputs_of(const struct win *w);
+bool outputs_touch(const struct win *w, int output); /* some of w is on that output */
 
 #endif
