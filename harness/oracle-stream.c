@@ -184,35 +184,6 @@ static void str_observe(struct oracle *o, struct session *s, const struct record
     process(st);
 }
 
-/* Does any pixel of the rectangle show a frame colour (the last case's windows still there)? */
-static bool frame_colour_in(void *ctx, xcb_rectangle_t r)
-{
-    struct str_state *st = ctx;
-    struct image im;
-    char err[512];
-    if (capture_region(st->cap, r.x, r.y, r.width, r.height, &im, err, sizeof err) < 0)
-        return false;
-    bool found = false;
-    for (int y = 0; y < im.h && !found; y++)
-        for (int x = 0; x < im.w && !found; x++)
-            found = frame_of_colour((uint32_t)image_pixel(&im, x, y)) >= 0;
-    image_free(&im);
-    return found;
-}
-
-/* Waits for the next look (ow_settle): 20 ms, or a signal; false once the run is interrupted. */
-static bool wait_signal(void *ctx, int64_t left_us)
-{
-    (void)ctx;
-    (void)left_us;
-    if (proc_interrupted())
-        return false;
-    struct pollfd pfd = {.fd = proc_signal_fd(), .events = POLLIN};
-    if (poll(&pfd, 1, 20) > 0)
-        proc_handle_signals();
-    return true;
-}
-
 static void str_case_begin(struct oracle *o, struct session *s)
 {
     struct str_state *st = o->state;
@@ -223,7 +194,7 @@ static void str_case_begin(struct oracle *o, struct session *s)
     st->active = xu_selection_owner(st->x->conn, "_NET_WM_CM_S0") != XCB_NONE;
     st->s = s;
     ow_settle(&st->wt, s, st->active, SETTLE_MS,
-              &(struct ow_settle_ops){.frame_colour_in = frame_colour_in, .wait = wait_signal, .ctx = st});
+              &(struct ow_settle_ops){.frame_colour_in = ow_capture_shows_frame, .wait = ow_wait_signal, .ctx = st->cap});
     st->have_begin = st->active && stream_stats(&st->stream, 2000, &st->at_begin) == 0;
 }
 

@@ -1,10 +1,13 @@
 /* The case's windows as the screen oracles see them (oracle-windows.h). */
 #include "oracle-windows.h"
+#include "capture.h"
 #include "clock.h"
+#include "proc.h"
 #include "frame-colour.h"
 #include "session.h"
 #include "timeline.h"
 
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,4 +200,30 @@ void ow_settle(struct ow_tracker *t, struct session *s, bool active, int max_ms,
         }
     }
     t->nold = 0;
+}
+
+bool ow_capture_shows_frame(void *capture, xcb_rectangle_t r)
+{
+    struct image im;
+    char err[512];
+    if (capture_region(capture, r.x, r.y, r.width, r.height, &im, err, sizeof err) < 0)
+        return false;
+    bool found = false;
+    for (int y = 0; y < im.h && !found; y++)
+        for (int x = 0; x < im.w && !found; x++)
+            found = frame_of_colour((uint32_t)image_pixel(&im, x, y)) >= 0;
+    image_free(&im);
+    return found;
+}
+
+bool ow_wait_signal(void *ctx, int64_t left_us)
+{
+    (void)ctx;
+    (void)left_us;
+    if (proc_interrupted())
+        return false;
+    struct pollfd pfd = {.fd = proc_signal_fd(), .events = POLLIN};
+    if (poll(&pfd, 1, 20) > 0)
+        proc_handle_signals();
+    return true;
 }

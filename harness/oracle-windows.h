@@ -101,4 +101,10 @@ struct ow_settle_ops {
  * `stale` record says so.  Then it forgets where they were. */
 void ow_settle(struct ow_tracker *t, struct session *s, bool active, int max_ms, const struct ow_settle_ops *ops);
 
+/* ow_settle_ops for the oracles that take pictures (oracle-capture.c, oracle-stream.c), their ctx
+ * the struct capture they take them with: does any pixel of r show a frame colour; and the next
+ * look, 20 ms or a signal (false once the run is interrupted) */
+bool ow_capture_shows_frame(void *capture, xcb_rectangle_t r);
+bool ow_wait_signal(void *ctx, int64_t left_us);
+
 #endif
