@@ -226,22 +226,31 @@ static bool pid_alive(pid_t pid)
     return !(rp && rp[1] == ' ' && rp[2] == 'Z');
 }
 
+/* The process that holds display N's lock (/tmp/.XN-lock), or 0 when there is none. */
+pid_t xserver_lock_pid(int display)
+{
+    char lock[64], pidtext[32] = "";
+    snprintf(lock, sizeof lock, "/tmp/.X%d-lock", display);
+    FILE *f = fopen(lock, "re");
+    if (!f)
+        return 0;
+    size_t n = fread(pidtext, 1, sizeof pidtext - 1, f);
+    fclose(f);
+    pidtext[n] = 0;
+    return (pid_t)atoi(pidtext);
+}
+
 /* A compositor's own X server that died without cleaning up (mutter, cage on SIGTERM) leaves
  * /tmp/.XN-lock and /tmp/.X11-unix/XN: removed when the lock's process is gone, so no stale
  * display of ours outlives the run. */
 void xserver_remove_stale(int display)
 {
-    char lock[64], sock[64], pidtext[32] = "";
+    char lock[64], sock[64];
     snprintf(lock, sizeof lock, "/tmp/.X%d-lock", display);
     snprintf(sock, sizeof sock, "/tmp/.X11-unix/X%d", display);
-    FILE *f = fopen(lock, "re");
-    if (!f)
+    if (access(lock, F_OK) != 0)
         return;
-    size_t n = fread(pidtext, 1, sizeof pidtext - 1, f);
-    fclose(f);
-    pidtext[n] = 0;
-    pid_t pid = (pid_t)atoi(pidtext);
-    if (pid_alive(pid))
+    if (pid_alive(xserver_lock_pid(display)))
         return; /* still served */
     unlink(sock);
     unlink(lock);

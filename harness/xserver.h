@@ -31,6 +31,7 @@ void xserver_remove_stale(int display);
 /* Which displays below max have an X lock in /tmp now: held[N] = 1 for /tmp/.XN-lock.  Returns
  * how many. */
 int xserver_locks(unsigned char *held, int max);
+pid_t xserver_lock_pid(int display);
 #define XSERVER_MAX_LOCKS 1024
 /* Disconnects, and stops Xvfb when it is ours. */
 void xserver_stop(struct xserver *x);

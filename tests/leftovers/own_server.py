@@ -5,6 +5,7 @@ import os
 import re
 import shlex
 import signal
+import socket
 
 from leftovers.sandbox import BAD_WM, CASE, FAKE_WM, OWN_WM, results
 
@@ -13,15 +14,61 @@ def own(*words):
     return " ".join([shlex.quote(OWN_WM), "{report}"] + [shlex.quote(w) for w in words])
 
 
+def lock_pid(display):
+    """The process named by display N's lock file, or None when there is no lock."""
+    try:
+        with open("/tmp/.X%s-lock" % display) as f:
+            return int(f.read().strip() or 0)
+    except (OSError, ValueError):
+        return None
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def served(sock):
+    """Does a live server listen on this socket? (A server's remains refuse the connection.)"""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(sock)
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
 def own_displays_left(stdout):
-    """The X servers the run attached to ("the compositor brings its X server: :N") whose lock or
-    socket is still there (other suites' servers are not ours to judge)."""
+    """What is left of the X servers the run attached to ("brings its X server: :N (pid P"): the
+    server itself, its lock, or its socket with nobody listening. Once ours is gone, another server
+    (make check's other lane) may take the same number, and a starting Xvfb -displayfd makes its
+    socket before its lock: a lock naming another process, or a socket somebody serves, is that
+    server's, not ours to judge."""
     left = []
-    for n in re.findall(r"brings its X server: :(\d+)", stdout):
-        for path in ("/tmp/.X11-unix/X%s" % n, "/tmp/.X%s-lock" % n):
-            if os.path.exists(path):
-                left.append(path)
-    return left
+    attached = re.findall(r"brings its X server: :(\d+) \(pid (\d+)", stdout)
+    if len(attached) != stdout.count("brings its X server"):
+        left.append("a server named without its display and pid: cannot tell what is left")
+    for n, pid in attached:
+        pid = int(pid)
+        if pid > 0 and alive(pid):
+            left.append("X server pid %d of :%s" % (pid, n))
+        if lock_pid(n) == pid:
+            left.append("/tmp/.X%s-lock" % n)
+        sock = "/tmp/.X11-unix/X%s" % n
+        if os.path.exists(sock) and not served(sock):
+            left.append(sock)
+    return sorted(set(left))
 
 
 def t_own_pass(ctx):
