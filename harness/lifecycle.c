@@ -292,8 +292,7 @@ static int launch(struct run *r, const char *cmd, enum ready_kind ready, const c
         compositor_start_own(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, fifo, err, errlen) < 0 ||
         lifecycle_attach_observers(r, err, errlen) < 0)
         return -1;
-    /* its pid too: once it is gone another server may take the same display number, and a
-     * leftover check must tell its own server's remains from that one */
+    /* its pid too: once it is gone another server may take its number (tests/leftovers) */
     tap_comment(&r->tap, "the compositor brings its X server: %s (pid %ld, XAUTHORITY %s)", r->x.display_name,
                 (long)xserver_lock_pid(r->x.display), r->x.auth_path[0] ? r->x.auth_path : "none");
     return 0;
