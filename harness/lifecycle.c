@@ -40,7 +40,7 @@ struct run_env lifecycle_env(struct run *r)
                                                                                        : NULL,
                             .input = r->have_input ? &r->input : NULL,
                             .input_broken = r->input_error[0] ? r->input_error : NULL,
-                            .app_ever_mapped = r->observer_binary[0] ? &r->app_ever_mapped : NULL};
+                            .app_ever_mapped = r->observer_binary[0] ? &r->app_ever_mapped : NULL, .keep = r->observer_binary[0] ? &r->keep : NULL};
 }
 
 static void tap_line(void *ctx, const char *text)
@@ -231,6 +231,7 @@ static void stop_compositor(struct run *r)
 
 void lifecycle_stop(struct run *r)
 {
+    app_keep_stop(&r->keep); /* it ran under this compositor (and its X server) */
     settle_replaced(r);
     if (r->wm_running)
         stop_compositor(r);
