@@ -304,11 +304,18 @@ static bool probe_feature(const struct testcase *tc, struct probe_ctx *pc, const
 static const char *const state_names[] = {"client-state-animating", "client-state-idle"};
 static struct feature decided_states[2]; /* as this process decided them (state UNKNOWN: not yet) */
 
+static bool is_state_probe(const char *feature)
+{
+    return !strcmp(feature, "client-participates") || !strncmp(feature, "client-state-", 13);
+}
+
 static void take_state(struct features *fs, int i, bool present, const char *detail, const char *cmd)
 {
-    const char *prof = strstr(cmd, "--profile ");
+    const char *prof = strstr(cmd, "--profile "), *pol = strstr(cmd, "--policy "), *now = getenv("FRAMESYNC_CLIENT_POLICY");
+    bool by_reference = now && *now && strcmp(now, "reference") && (!pol || !strncmp(pol + 9, "reference", 9));
     char from[64];
-    snprintf(from, sizeof from, "probe under %.*s", prof ? (int)strcspn(prof + 10, " ") : 7, prof ? prof + 10 : "another");
+    snprintf(from, sizeof from, "probe under %.*s%s", prof ? (int)strcspn(prof + 10, " ") : 7, prof ? prof + 10 : "another",
+             by_reference ? ", reference policy" : "");
     features_set(fs, state_names[i], present ? FEATURE_PRESENT : FEATURE_ABSENT, from, "%s", detail);
 }
 
@@ -335,6 +342,17 @@ static bool import_states(struct features *fs, const char *path)
     return taken == 2;
 }
 
+bool probe_states_known(void)
+{
+    struct features *fs = calloc(1, sizeof *fs);
+    if (!fs)
+        return false;
+    features_init(fs, "");
+    bool known = import_states(fs, getenv("FRAMESYNC_CLIENT_STATES_FROM"));
+    free(fs);
+    return known;
+}
+
 /* After the first probe pass of this process: its states, for the later ones. */
 static void remember_states(const struct features *fs)
 {
@@ -342,10 +360,11 @@ static void remember_states(const struct features *fs)
         const struct feature *x = features_find(fs, state_names[i]);
         if (decided_states[i].state != FEATURE_UNKNOWN || !x || x->state == FEATURE_UNKNOWN)
             continue;
-        decided_states[i] = *x; /* its source: the profile it was asked under, as take_state reads it */
-        const char *prof = strstr(fs->command, "--profile ");
-        snprintf(decided_states[i].source, sizeof decided_states[i].source, "%.*s",
-                 prof ? (int)(10 + strcspn(prof + 10, " ")) : 0, prof ? prof : "");
+        decided_states[i] = *x; /* its source: the profile and policy it was asked under, as take_state reads it */
+        const char *prof = strstr(fs->command, "--profile "), *pol = strstr(fs->command, "--policy ");
+        snprintf(decided_states[i].source, sizeof decided_states[i].source, "%.*s %.*s",
+                 prof ? (int)(10 + strcspn(prof + 10, " ")) : 0, prof ? prof : "",
+                 pol ? (int)(9 + strcspn(pol + 9, " ")) : 0, pol ? pol : "");
     }
 }
 
@@ -367,6 +386,8 @@ void probes_run(struct testcase **probes, int n, struct run_env *env, struct fea
                                          import_states(fs, getenv("FRAMESYNC_CLIENT_STATES_FROM"));
     for (int i = 0; i < n && !proc_interrupted() && !pc.app_not_started; i++) {
         if (states_known && !strncmp(probes[i]->feature, "client-state-", 13))
+            continue;
+        if (hooks->states_only && !is_state_probe(probes[i]->feature))
             continue;
         if (!alive) {
             features_set(fs, probes[i]->feature, FEATURE_UNKNOWN, "probe",
