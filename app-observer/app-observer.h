@@ -41,7 +41,8 @@ struct observer {
     int64_t state_asked_us;
     int state_draws;           /* animating: its draws since it was asked */
     int64_t state_first_draw_us;
-    const char *declared;      /* $FRAMESYNC_CLIENT_ANIMATES: forever, once, no, or NULL */
+    bool focus_taken;          /* idle: the input focus was taken from it (a text cursor blinks only
+                                  in a focused window); `state animating` gives it back */
 };
 
 /* ---- output (output.c): one record a line on stdout, `t=` first (clock_now_us); log lines on

@@ -7,15 +7,17 @@
  *   wm-move DX DY      fake-wm moves it without resizing (a sync request, the configure, ICCCM's
  *                      synthetic ConfigureNotify)
  *   wm-drawn on|off|delay MS   fake-wm sends its drawn messages as usual, never, or MS late
+ *   wm-settle          fake-wm stops waiting for an unanswered request of the toplevel now, as at
+ *                      its timeout (the harness, between two cases sharing the application)
  *   sync               a round trip
  *   state idle|animating  (done at once) then a `state` record when the application is in that
  *                      state, or cannot be brought there: idle = it has not drawn into its
- *                      toplevel for STATE_QUIET_MS (within STATE_IDLE_WITHIN_MS); animating = it
+ *                      toplevel for STATE_QUIET_MS (within STATE_IDLE_WITHIN_MS; still drawing
+ *                      after STATE_UNFOCUS_MS, it loses the input focus, as when another window
+ *                      takes it: a text cursor blinks only in a focused window); animating = it
  *                      drew by itself at least STATE_DRAWS times over at least STATE_SPAN_MS
- *                      (within STATE_ANIMATING_WITHIN_MS).  $FRAMESYNC_CLIENT_ANIMATES (the
- *                      `animates:` of clients/NAME.conf) says at once that a command that
- *                      animates forever never gets idle, and one that never animates never
- *                      animates
+ *                      (within STATE_ANIMATING_WITHIN_MS; the focus given back first).  Found,
+ *                      never declared: the `animates:` of clients/NAME.conf is only a hint
  *   quit               stops the application and exits
  * The wm-* commands are ClientMessages of fake-wm's control channel (fake-wm/control.c). */
 #include "app-observer.h"
@@ -64,16 +66,60 @@ void commands_reset_compositor(struct observer *ob)
 #define STATE_DRAWS 3
 #define STATE_SPAN_MS 500
 #define STATE_ANIMATING_WITHIN_MS 2500
+#define STATE_UNFOCUS_MS 3000
 
 static const char *const state_names[] = {"", "idle", "animating"};
 
 static void state_reached(struct observer *ob, bool reached, const char *why)
 {
     int64_t now = clock_now_us();
-    out_record("state", "name=%s reached=%d why=%s asked_ms=%lld quiet_ms=%lld draws=%d",
-               state_names[ob->state_goal], reached, why, (long long)((now - ob->state_asked_us) / 1000),
-               ob->last_app_damage_us ? (long long)((now - ob->last_app_damage_us) / 1000) : -1, ob->state_draws);
+    out_record("state", "name=%s reached=%d why=%s%s asked_ms=%lld quiet_ms=%lld draws=%d focus=%s",
+               state_names[ob->state_goal], reached, why,
+               ob->focus_taken && ob->state_goal == 1 ? "-after-its-input-focus-was-taken-away" : "",
+               (long long)((now - ob->state_asked_us) / 1000),
+               ob->last_app_damage_us ? (long long)((now - ob->last_app_damage_us) / 1000) : -1, ob->state_draws,
+               ob->focus_taken ? "taken" : "kept");
     ob->state_goal = 0;
+}
+
+/* Is w the window outer or inside it? */
+static bool inside(struct observer *ob, xcb_window_t w, xcb_window_t outer)
+{
+    for (int depth = 0; w != XCB_NONE && depth < 64; depth++) {
+        if (w == outer)
+            return true;
+        if (w == ob->root)
+            return false;
+        xcb_query_tree_reply_t *t = xcb_query_tree_reply(ob->ctl, xcb_query_tree(ob->ctl, w), NULL);
+        w = t ? t->parent : XCB_NONE;
+        free(t);
+    }
+    return false;
+}
+
+/* Does the application have the input focus: its toplevel or a window in it, a WM frame around it,
+ * or, with the focus at PointerRoot (or the root), the pointer over it, which toolkits count as
+ * focus (GDK's has_pointer_focus)? */
+static bool app_focused(struct observer *ob)
+{
+    xcb_get_input_focus_reply_t *f = xcb_get_input_focus_reply(ob->ctl, xcb_get_input_focus(ob->ctl), NULL);
+    xcb_window_t w = f ? f->focus : XCB_NONE;
+    free(f);
+    if (w == XCB_INPUT_FOCUS_POINTER_ROOT || w == ob->root) {
+        xcb_query_pointer_reply_t *q = xcb_query_pointer_reply(ob->ctl, xcb_query_pointer(ob->ctl, ob->root), NULL);
+        w = q ? q->child : XCB_NONE;
+        free(q);
+    }
+    return w != XCB_NONE && (inside(ob, w, ob->toplevel) || inside(ob, ob->toplevel, w));
+}
+
+/* Another window takes the focus (None: the keyboard goes nowhere), or it comes back. */
+static void set_focus(struct observer *ob, bool give)
+{
+    xcb_set_input_focus(ob->ctl, XCB_INPUT_FOCUS_POINTER_ROOT, give ? XCB_INPUT_FOCUS_POINTER_ROOT : XCB_NONE,
+                        XCB_CURRENT_TIME);
+    xh_round_trip(ob->ctl);
+    ob->focus_taken = !give;
 }
 
 void state_app_drew(struct observer *ob, int64_t t_us)
@@ -89,16 +135,14 @@ void state_tick(struct observer *ob)
         return;
     int64_t now = clock_now_us(), asked_ms = (now - ob->state_asked_us) / 1000;
     if (ob->state_goal == 1) {
-        if (ob->declared && !strcmp(ob->declared, "forever"))
-            state_reached(ob, false, "its-command-animates-forever(animates:forever)");
-        else if (now - ob->last_app_damage_us >= STATE_QUIET_MS * 1000LL)
+        if (now - ob->last_app_damage_us >= STATE_QUIET_MS * 1000LL)
             state_reached(ob, true, "no-drawing-for-1000-ms");
         else if (asked_ms >= STATE_IDLE_WITHIN_MS)
             state_reached(ob, false, "it-drew-by-itself-within-every-1000-ms-for-8000-ms");
+        else if (asked_ms >= STATE_UNFOCUS_MS && !ob->focus_taken && app_focused(ob))
+            set_focus(ob, false);
     } else {
-        if (ob->declared && !strcmp(ob->declared, "no"))
-            state_reached(ob, false, "its-command-never-animates(animates:no)");
-        else if (ob->state_draws >= STATE_DRAWS && ob->last_app_damage_us - ob->state_first_draw_us >= STATE_SPAN_MS * 1000LL)
+        if (ob->state_draws >= STATE_DRAWS && ob->last_app_damage_us - ob->state_first_draw_us >= STATE_SPAN_MS * 1000LL)
             state_reached(ob, true, "it-draws-by-itself");
         else if (asked_ms >= STATE_ANIMATING_WITHIN_MS)
             state_reached(ob, false, "it-did-not-draw-by-itself-3-times-over-500-ms-within-2500-ms");
@@ -138,6 +182,8 @@ void command_run(struct observer *ob, char *line)
                                                          : "expected idle or animating");
             return;
         }
+        if (goal == 2 && ob->focus_taken) /* an earlier idle took it: a cursor blinks again */
+            set_focus(ob, true);
         ob->state_goal = goal;
         ob->state_asked_us = clock_now_us();
         ob->state_draws = 0;
@@ -159,6 +205,8 @@ void command_run(struct observer *ob, char *line)
                        ob->toplevel, fw, fh);
         else
             control(ob, resize ? 1 : 2, ob->toplevel, (uint32_t)x, (uint32_t)y, (uint32_t)gap);
+    } else if (!strcmp(word, "wm-settle")) {
+        control(ob, 4, ob->toplevel, 0, 0, 0);
     } else if (!strcmp(word, "wm-drawn")) {
         int mode = a1 && !strcmp(a1, "on") ? 0 : a1 && !strcmp(a1, "off") ? 1 : a1 && !strcmp(a1, "delay") ? 2 : -1;
         if (mode < 0 || (mode == 2 && !number(a2, 0, 600000, &x))) {

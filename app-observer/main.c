@@ -148,9 +148,6 @@ int main(int argc, char **argv)
         logw(ob, "FRAMESYNC_CLIENT_COMMAND names no client under test");
         return 2;
     }
-    /* what the command does by itself (clients/NAME.conf's `animates:`): forever, once or no */
-    const char *declared = getenv("FRAMESYNC_CLIENT_ANIMATES");
-    ob->declared = declared && *declared ? declared : NULL;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     signal(SIGPIPE, SIG_IGN);
     connect_all(ob);

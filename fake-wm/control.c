@@ -11,6 +11,11 @@
  *                    changes the position only, and the synthetic ConfigureNotify ICCCM asks for
  *   l[0] = 3 drawn:  l[1] 0 send drawn messages as usual, 1 never send them, 2 delay them by
  *                    l[2] milliseconds
+ *   l[0] = 4 settle: l[1] window: a wait for its unanswered sync request (and a configure held back
+ *                    for it) ends now, as at the timeout: between two cases that share one
+ *                    application (harness/app-keep.c), the next must not begin with the last
+ *                    one's request pending (GTK 3 answers the draft's request on its first counter
+ *                    only, and fake-wm waits for the second)
  * An X message, not a pipe: any client of the run's server (the harness's observer) can send it
  * without knowing how fake-wm was started, and a real compositor simply ignores it. */
 #include "control.h"
@@ -25,7 +30,7 @@
 
 #include <string.h>
 
-enum { CONTROL_RESIZE = 1, CONTROL_MOVE = 2, CONTROL_DRAWN = 3 };
+enum { CONTROL_RESIZE = 1, CONTROL_MOVE = 2, CONTROL_DRAWN = 3, CONTROL_SETTLE = 4 };
 /* the longest gap a resize may leave between its request and its configure */
 #define MAX_GAP_MS 60000
 
@@ -133,6 +138,8 @@ bool control_client_message(const xcb_client_message_event_t *e)
         control_resize(w, l[2], l[3], l[4]);
     else if (l[0] == CONTROL_MOVE)
         control_move(w, (int32_t)l[2], (int32_t)l[3]);
+    else if (l[0] == CONTROL_SETTLE)
+        sync_settle(w);
     else
         logmsg("control: unknown command %u ignored", l[0]);
     return true;

@@ -35,6 +35,9 @@ void sync_request_before_show(struct win *w);    /* policy show-after-first-answ
 /* syncanswer.c */
 bool sync_handle_alarm(const xcb_sync_alarm_notify_event_t *ev);
 void sync_check_timers(int64_t now);
+/* The control channel's settle: a wait for an unanswered request (and a configure held back for it)
+ * ends now, as at its timeout (the harness's reset of a kept application between two cases). */
+void sync_settle(struct win *w);
 int64_t sync_next_deadline(void);
 
 #endif

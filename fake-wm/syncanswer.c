@@ -239,6 +239,17 @@ void sync_check_timers(int64_t now)
     }
 }
 
+void sync_settle(struct win *w)
+{
+    if (!w->waiting && !w->configure_held)
+        return;
+    logmsg("window %u: control: settle: the wait for counter %u to reach %lld ends now (as at its timeout)", w->id,
+           w->req_counter, (long long)w->wait_value);
+    if (w->configure_held)
+        sync_apply_held(w);
+    sync_wait_done(w, "settled (control)");
+}
+
 int64_t sync_next_deadline(void)
 {
     int64_t d = -1;

@@ -25,6 +25,7 @@ struct parser {
     int nvars;
     clause_known_fn known;
     int checks_line;
+    int start_line;        /* where `start:` was given (0: not given) */
     bool probe;                 /* a *.probe file */
     const char *clause;         /* the `check` line in force, NULL before the first */
     bool in_checks;

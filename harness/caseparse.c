@@ -112,6 +112,18 @@ static bool h_checks(struct parser *p, const char *key, char *value)
     return true;
 }
 
+/* `start: fresh|shared`: whether the application under test must be started anew for the case */
+static bool h_start(struct parser *p, const char *key, char *value)
+{
+    if (p->start_line)
+        return cp_fail(p, "`%s:` given twice", key);
+    if (strcmp(value, "fresh") && strcmp(value, "shared"))
+        return cp_fail(p, "`start:` takes fresh or shared, found `%s`", value);
+    p->tc->start_shared = !strcmp(value, "shared");
+    p->start_line = p->line;
+    return true;
+}
+
 static bool h_absent(struct parser *p, const char *key, char *value) { return set_text(p, key, &p->tc->absent, value); }
 static bool h_detail(struct parser *p, const char *key, char *value) { return set_text(p, key, &p->tc->detail, value); }
 static bool h_description(struct parser *p, const char *key, char *value)
@@ -131,6 +143,7 @@ static const struct header_key {
     {"feature", FOR_PROBES, h_feature},   {"absent", FOR_PROBES, h_absent},  {"detail", FOR_PROBES, h_detail},
     {"attempts", FOR_PROBES, h_attempts}, {"description", FOR_BOTH, h_description},
     {"why", FOR_BOTH, h_why},             {"checks", FOR_BOTH, h_checks},
+    {"start", FOR_BOTH, h_start},
 };
 
 static bool parse_header(struct parser *p, char *line)
@@ -152,8 +165,8 @@ static bool parse_header(struct parser *p, char *line)
         return h->read(p, key, value);
     }
     return cp_fail(p, "unknown header `%s:` (expected %s)", key,
-                   p->probe ? "feature, description, absent, detail, why, checks"
-                            : "case, clause, profiles, description, why, checks");
+                   p->probe ? "feature, description, absent, detail, why, checks, start"
+                            : "case, clause, profiles, description, why, checks, start");
 }
 
 static bool finish(struct parser *p)

@@ -72,6 +72,9 @@ struct testcase {
     char *absent;          /* probes: why a case needing the feature does not apply without it */
     char *detail;          /* probes: what is reported when present ({EXPR} of bound records) */
     int attempts;          /* probes: runs before "absent" is believed (`attempts:`; 0 = 1) */
+    bool start_shared;     /* `start: shared`: its `client NAME under-test` may take the application an
+                              earlier case of the same compositor left running (`start: fresh`, the
+                              default: a new start) */
     char *clauses[MAX_CLAUSES];
     int nclauses;
     unsigned profiles;

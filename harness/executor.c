@@ -5,6 +5,7 @@
 #include "guarded.h"
 #include "lifecycle.h"
 #include "outdir.h"
+#include "probe.h"
 #include "run-verdict.h"
 
 #include <errno.h>
@@ -89,8 +90,37 @@ static int start_server(struct run *r)
 
 /* Every profile's compositor, started and probed before the plan: a crash while probing is a
  * result of its own, and the plan must count it.  (A worker given --features probes nothing.) */
+/* The application's states are what it does by itself: under a policy that disturbs it (a drawn
+ * message left out freezes an application that waits for it) they are found first under the
+ * reference policy, where nothing disturbs it, and the policy's probe pass takes them. */
+static bool needs_states_pass(const struct run *r)
+{
+    return r->observer_binary[0] && r->o->policy && strcmp(r->o->policy, "reference") && !probe_states_known();
+}
+
+static int states_pass(struct run *r, unsigned profiles)
+{
+    int p = PROFILE_FIRST;
+    while (p <= PROFILE_LAST && !(profiles & (unsigned)p))
+        p <<= 1;
+    char why[3000], ended[256];
+    tap_comment(&r->tap, "finding the application's states under the reference policy first");
+    r->states_pass = true;
+    enum wm_state st = lifecycle_ensure(r, (enum profile)p, ended, sizeof ended, why, sizeof why);
+    lifecycle_stop(r);
+    r->states_pass = false;
+    if (st == WM_NOT_STARTED)
+        return proc_interrupted() ? interrupted(r) : bail_out(r, why, EXIT_USAGE);
+    if (proc_interrupted())
+        return interrupted(r);
+    return r->app_not_started[0] ? bail_out(r, r->app_not_started, EXIT_USAGE) : 0;
+}
+
 static int probe_phase(struct run *r, unsigned profiles)
 {
+    int rc = needs_states_pass(r) ? states_pass(r, profiles) : 0;
+    if (rc)
+        return rc;
     for (int p = PROFILE_FIRST; p <= PROFILE_LAST; p <<= 1) {
         if (!(profiles & (unsigned)p))
             continue;

@@ -14,8 +14,7 @@ static int nprobe_names;
 /* Observed from the selections at start-up, derived from the trigger probes, or declared by the
  * command (the client states, `replace`: how a new instance replaces it, lifecycle.c). */
 static const char *const builtin[] = {"wm", "compositing", "sync-requests", "driven-resize", "held-resize", "map-resize", "hold",
-                                      "extended", "protocol", "client-state-idle", "client-state-animating",
-                                      "client-basic-form", "replace", "policy-syncs-map",
+                                      "extended", "protocol", "client-basic-form", "replace", "policy-syncs-map",
                                       "policy-misses-drawn", "policy-basic-only"};
 #define NBUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
 
@@ -372,22 +371,27 @@ static void set_policy_features(struct features *fs, const char *policy)
 
 void features_set_client_states(struct features *fs, const char *animates)
 {
+    (void)animates; /* a hint since the states are probed: features_note_animates_hint */
     set_policy_features(fs, getenv("FRAMESYNC_CLIENT_POLICY"));
-    const char *word = animates ? animates : "";
-    if (!strcmp(word, "forever"))
-        features_set(fs, "client-state-idle", FEATURE_ABSENT, "declared",
-                     "the command animates for ever (animates: forever): it is never idle; the idle state is the "
-                     "toolkit's still conf");
-    else
-        features_set(fs, "client-state-idle", FEATURE_PRESENT, "declared", "%s%s%s", word[0] ? "animates: " : "",
-                     word, word[0] ? "" : "animates: not said (the observer decides when asked)");
-    if (!strcmp(word, "no"))
-        features_set(fs, "client-state-animating", FEATURE_ABSENT, "declared",
-                     "the command never animates (animates: no): it draws only when shown, resized or given input; "
-                     "the animating state is the toolkit's animated conf");
-    else
-        features_set(fs, "client-state-animating", FEATURE_PRESENT, "declared", "%s%s%s",
-                     word[0] ? "animates: " : "", word, word[0] ? "" : "animates: not said (the observer decides when asked)");
+}
+
+/* One state's feature against the hint: "; its conf says animates: WORD" where they differ. */
+static void note_hint(struct features *fs, const char *name, bool hinted, const char *word)
+{
+    struct feature *f = features_get(fs, name);
+    if (!f || f->state == FEATURE_UNKNOWN || (f->state == FEATURE_PRESENT) == hinted ||
+        strstr(f->detail, "its conf says animates:")) /* taken from the first profile's table, said there */
+        return;
+    size_t n = strlen(f->detail);
+    snprintf(f->detail + n, sizeof f->detail - n, " (found, although its conf says animates: %s)", word);
+}
+
+void features_note_animates_hint(struct features *fs, const char *animates)
+{
+    if (!animates || !*animates)
+        return;
+    note_hint(fs, "client-state-idle", strcmp(animates, "forever") != 0, animates);
+    note_hint(fs, "client-state-animating", strcmp(animates, "no") != 0, animates);
 }
 
 bool features_decided(const struct features *fs, const char *name)

@@ -54,10 +54,12 @@ void features_set(struct features *fs, const char *name, enum feature_state stat
                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* A probe's outcome decides: the derived features and the triggers follow. */
 void features_derive(struct features *fs);
-/* The client states the command under test can reach, from its clients/NAME.conf `animates:`
- * word ($FRAMESYNC_CLIENT_ANIMATES: forever, once, no, or NULL/"" when not said): declared, not
- * probed, so a case whose state the command never reaches SKIPs before the application starts. */
+/* A client run's declared features: the compositor's policy ($FRAMESYNC_CLIENT_POLICY).  The client
+ * states (client-state-idle, client-state-animating) are probed (cases/client/probes/client-state-*):
+ * the conf's `animates:` ($FRAMESYNC_CLIENT_ANIMATES) is only a hint, which
+ * features_note_animates_hint writes beside a state found otherwise. */
 void features_set_client_states(struct features *fs, const char *animates);
+void features_note_animates_hint(struct features *fs, const char *animates);
 /* Which of the protocol's atoms the compositor lists (from its _NET_SUPPORTED). */
 void features_set_listed(struct features *fs, char *const *supported, int n);
 /* A compositor that lists protocol atoms and was seen doing none of the protocol (`protocol`

@@ -1,5 +1,6 @@
 #include "guarded.h"
 #include "app-exit.h"
+#include "app-keep.h"
 #include "caselog.h"
 #include "clock.h"
 
@@ -89,6 +90,7 @@ enum liveness guarded_run(const struct testcase *tc, const struct guard *g, enum
     int attempts = g->setup_attempts > 0 ? g->setup_attempts : 1;
     char first_reason[sizeof res->reason] = "";
     int64_t first_start = 0;
+    bool fresh_again = false; /* run once more on a fresh start (a state the kept application missed) */
     for (int a = 1;; a++) {
         memset(res, 0, sizeof *res);
         session_init(s, g->client_binary, prefix); /* times count from here */
@@ -109,11 +111,18 @@ enum liveness guarded_run(const struct testcase *tc, const struct guard *g, enum
          * the map that ends a probe) and hide it for as long as it runs */
         if (!proc_interrupted())
             session_drain(s); /* an application that ended just now: its observer has said so */
+        unsigned missed = s->app_reused ? app_keep_states_unreached(s) : 0;
+        if (g->env->keep) /* it may serve the next case (app-keep.h) */
+            app_keep_after_case(g->env->keep, tc, s, res);
         session_stop_clients(s);
         if (s->app_mapped && g->env->app_ever_mapped)
             *g->env->app_ever_mapped = true;
         char why[512] = "";
         enum liveness h = health_after(g, s, res, why, sizeof why);
+        if (h != LIVE_OK && g->env->keep && g->env->keep->held) { /* its window may hide the barrier's */
+            app_keep_stop(g->env->keep);
+            h = health_after(g, s, res, why, sizeof why);
+        }
         if (h != LIVE_OK) { /* the compositor's end comes first: the application may have ended with it */
             char what[700];
             snprintf(what, sizeof what, "%s (%s)", health_words(h), why);
@@ -122,6 +131,16 @@ enum liveness guarded_run(const struct testcase *tc, const struct guard *g, enum
             judge_application(g, s, res, tc->feature ? "its probe" : "this case");
         }
         snprintf(res->log_path, sizeof res->log_path, "%s.log", prefix);
+        /* (not a probe's: the probes ask it of the application their first one just started) */
+        if (h == LIVE_OK && missed && res->verdict == VERDICT_SKIP && !tc->feature && !fresh_again &&
+            !proc_interrupted()) {
+            fresh_again = true; /* the kept application did not reach the state: a fresh start may */
+            app_keep_fresh_for(g->env->keep, missed);
+            write_case_log(res->log_path, tc, p, res, s, g->env->wm, *log_from);
+            keep_attempt(prefix, a);
+            session_free(s);
+            continue;
+        }
         if (h != LIVE_OK || !res->setup_failed || a >= attempts || proc_interrupted() || res->app_not_started) {
             if (a > 1 && res->verdict != VERDICT_UNRESOLVED) /* say why it took more than one run */
                 snprintf(res->observed + strlen(res->observed), sizeof res->observed - strlen(res->observed),

@@ -5,6 +5,7 @@
 #include "grabwatch.h"
 #include "outdir.h"
 #include "probe.h"
+#include "wm-replace.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -21,15 +22,14 @@ int lifecycle_liveness_ms(const struct run *r)
     return (int)(LIVENESS_MS * r->o->timeout_scale);
 }
 
-/* a new instance replacing it in a case (`replace-wm`): at the end of this file */
-static void replace_now(void *ctx, int within_ms, int cap_ms, struct replace_outcome *out);
-static void settle_replaced(void *ctx);
+/* a new instance replacing it in a case (`replace-wm`): its command at the end of this file, the
+ * replacement itself in wm-replace.c */
 static void find_replace_template(struct run *r, enum profile p);
 static void declare_replace(struct run *r);
 
 struct run_env lifecycle_env(struct run *r)
 {
-    r->replacer = (struct wm_replacer){.replace = replace_now, .settle = settle_replaced, .ctx = r};
+    r->replacer = (struct wm_replacer){.replace = wm_replace_now, .settle = wm_replace_settle, .ctx = r};
     return (struct run_env){.replacer = &r->replacer, .x = &r->x, .wm = &r->wm, .client_binary = r->client_binary,
                             .observer_binary = r->observer_binary, .timeout_scale = r->o->timeout_scale,
                             .oracles = r->oracles, .noracles = r->noracles,
@@ -40,7 +40,7 @@ struct run_env lifecycle_env(struct run *r)
                                                                                        : NULL,
                             .input = r->have_input ? &r->input : NULL,
                             .input_broken = r->input_error[0] ? r->input_error : NULL,
-                            .app_ever_mapped = r->observer_binary[0] ? &r->app_ever_mapped : NULL};
+                            .app_ever_mapped = r->observer_binary[0] ? &r->app_ever_mapped : NULL, .keep = r->observer_binary[0] ? &r->keep : NULL};
 }
 
 static void tap_line(void *ctx, const char *text)
@@ -65,7 +65,7 @@ static void for_profile(const char *tmpl, enum profile p, char *buf, size_t len)
 static void wm_command_for(const struct run *r, enum profile p, char *buf, size_t len)
 {
     char def[PATH_MAX + 160];
-    if (r->o->policy) /* a client run: fake-wm under the policy, which also notes what it shows */
+    if (r->o->policy && !r->states_pass) /* a client run: fake-wm under the policy, which also notes what it shows */
         snprintf(def, sizeof def, "exec '%s/fake-wm/fake-wm' --profile {profile} --policy %s", r->o->root,
                  r->o->policy);
     else
@@ -231,7 +231,8 @@ static void stop_compositor(struct run *r)
 
 void lifecycle_stop(struct run *r)
 {
-    settle_replaced(r);
+    app_keep_stop(&r->keep); /* it ran under this compositor (and its X server) */
+    wm_replace_settle(r);
     if (r->wm_running)
         stop_compositor(r);
     r->wm_running = false;
@@ -247,7 +248,7 @@ void lifecycle_stop_broken(struct run *r, const char *why)
 /* The command of one start: {profile} was replaced already (wm_command_for); {tmpdir} is this
  * start's private folder, {root} the framesync folder, {report} the command that tells the harness
  * which X server the session brings (`xserver: own`). */
-static void start_command(const struct run *r, const char *cmd, const char *start_dir, char *out, size_t len)
+void lifecycle_start_command(const struct run *r, const char *cmd, const char *start_dir, char *out, size_t len)
 {
     char a[4096], b[4096], report[PATH_MAX + 32];
     snprintf(report, sizeof report, "%s/report-display", start_dir);
@@ -316,7 +317,7 @@ static bool start(struct run *r, const char *cmd, enum profile p, char *why, siz
     if (compositor_start_dir(r->tmp_dir, r->start_dir, sizeof r->start_dir) < 0)
         snprintf(r->start_dir, sizeof r->start_dir, "%s", r->tmp_dir);
     r->wm.env = compositor_profile_env(r->o->wm_named ? &r->o->wm_profile : NULL, r->o->root, start_dir);
-    start_command(r, cmd, start_dir, command, sizeof command);
+    lifecycle_start_command(r, cmd, start_dir, command, sizeof command);
     if (launch(r, command, ready, start_dir, err, sizeof err) < 0) {
         stop_compositor(r);
         snprintf(r->wm_failed_command, sizeof r->wm_failed_command, "%s", cmd);
@@ -411,8 +412,14 @@ static void find_features(struct run *r, enum profile p)
         mkdir_p(dir, 0755);
         struct run_env env = lifecycle_env(r);
         struct probe_hooks hooks = {.restart = restart_for_probe, .incident = probe_incident,
-                                    .not_started = app_not_started, .ctx = r, .liveness_ms = lifecycle_liveness_ms(r)};
+                                    .not_started = app_not_started, .ctx = r, .liveness_ms = lifecycle_liveness_ms(r),
+                                    .states_only = r->states_pass};
         probes_run(r->set.probes, r->set.nprobes, &env, fs, r->client_binary, dir, p, &hooks);
+    }
+    if (r->states_pass) { /* its table served the states (probe.c keeps them): not the run's */
+        free(r->tables[--r->ntables]);
+        r->features = NULL;
+        return;
     }
     if (r->app_not_started[0]) /* the run stops: an application that does not start has no features */
         return;
@@ -456,11 +463,6 @@ enum wm_state lifecycle_ensure(struct run *r, enum profile p, char *ended, size_
 
 /* ---- a new instance replacing it in a case (`replace-wm`, ICCCM 2.8) ---- */
 
-/* How long the old instance may take to exit once the new one took its roles, before the harness maps
- * the window the new one must manage (ICCCM 2.8 asks it to release what it managed and destroy its
- * selection window; the WMs named here also exit, within milliseconds).  One that stays is stopped
- * after the case, and meanwhile what it still does is part of the case */
-#define OLD_EXIT_MS 1000
 
 /* How a new instance replaces profile p's compositor: --replace-with, the conf's `replace:`, or the
  * reference fake-wm's own `--replace` (a command line that runs it); {profile} replaced.  "" with
@@ -500,101 +502,4 @@ static void declare_replace(struct run *r)
                      r->replace_template);
     else
         features_set(r->features, "replace", FEATURE_ABSENT, "declared", "%s", r->why_no_replace);
-}
-
-static void settle_replaced(void *ctx)
-{
-    struct run *r = ctx;
-    if (!r->replaced_running)
-        return;
-    compositor_stop(&r->replaced); /* reaped, and what it left (its bus) ended */
-    memset(&r->replaced, 0, sizeof r->replaced);
-    r->replaced_running = false;
-    grabwatch_target(r->wm_running && r->wm.proc ? r->wm.proc->pid : 0); /* compositor_stop cleared it */
-}
-
-/* why the new instance did not take over: its command did not run, it ended, or it was not ready */
-static enum replace_result replace_failure(const struct compositor *fresh)
-{
-    if (!fresh->proc)
-        return REPLACE_NOT_RUN;
-    if (!fresh->proc->exited)
-        return REPLACE_NOT_READY;
-    int st = fresh->proc->status;
-    /* /bin/sh's "not executable" and "not found" */
-    return WIFEXITED(st) && (WEXITSTATUS(st) == 126 || WEXITSTATUS(st) == 127) ? REPLACE_NOT_RUN : REPLACE_NEW_ENDED;
-}
-
-/* the old instance, once the new one is ready (it had OLD_EXIT_MS to go before the new one's window
- * was mapped): gone, or still there */
-static void describe_old(struct run *r, int64_t ready_us, struct replace_outcome *out)
-{
-    struct proc *old = r->wm.proc;
-    proc_handle_signals();
-    if (!old || old->exited) {
-        char how[128] = "ended";
-        if (old)
-            proc_describe_exit(old, how, sizeof how);
-        out->old_ended = true;
-        out->old_end_ms = old ? (double)(old->exit_us - ready_us) / 1000.0 : 0;
-        snprintf(out->old_how, sizeof out->old_how, "%s %.0f ms %s the new one was ready", how,
-                 out->old_end_ms < 0 ? -out->old_end_ms : out->old_end_ms, out->old_end_ms < 0 ? "before" : "after");
-    } else {
-        snprintf(out->old_how, sizeof out->old_how, "was still running when the new one was ready, %d ms after the "
-                 "new one took its roles (it is stopped after the case)", (int)(OLD_EXIT_MS * r->o->timeout_scale));
-    }
-}
-
-static void replace_now(void *ctx, int within_ms, int cap_ms, struct replace_outcome *out)
-{
-    struct run *r = ctx;
-    memset(out, 0, sizeof *out);
-    settle_replaced(r); /* a second replacement in one case: the first one's old instance goes now */
-    char start_dir[PATH_MAX], err[3000];
-    if (compositor_start_dir(r->tmp_dir, start_dir, sizeof start_dir) < 0)
-        snprintf(start_dir, sizeof start_dir, "%s", r->tmp_dir);
-    struct compositor fresh = {.log_fd = -1};
-    snprintf(fresh.cwd, sizeof fresh.cwd, "%s", start_dir);
-    snprintf(fresh.private_dir, sizeof fresh.private_dir, "%s", start_dir);
-    fresh.env = compositor_profile_env(r->o->wm_named ? &r->o->wm_profile : NULL, r->o->root, start_dir);
-    start_command(r, r->replace_template, start_dir, out->command, sizeof out->command);
-    int deadline = within_ms > 0 ? within_ms : r->o->wm_timeout_ms;
-    if (deadline > cap_ms)
-        deadline = cap_ms;
-    int old_exit_ms = (int)(OLD_EXIT_MS * r->o->timeout_scale);
-    if (compositor_replace(&fresh, &r->wm, &r->x, out->command, r->wm_log, deadline, old_exit_ms, err, sizeof err) <
-        0) {
-        out->result = replace_failure(&fresh);
-        snprintf(out->why, sizeof out->why, "%s", err);
-        compositor_stop(&fresh);
-        bool old_alive = r->wm.proc && compositor_alive(&r->wm);
-        grabwatch_target(old_alive ? r->wm.proc->pid : 0);
-        if (old_alive)
-            snprintf(out->old_how, sizeof out->old_how, "is still running");
-        else if (r->wm.proc)
-            proc_describe_exit(r->wm.proc, out->old_how, sizeof out->old_how);
-        return;
-    }
-    int64_t ready_us = clock_now_us();
-    out->result = REPLACED;
-    out->pid = fresh.proc->pid;
-    out->ready_ms = (double)(fresh.ready_us - fresh.start_us) / 1000.0;
-    describe_old(r, ready_us, out);
-    /* EWMH's _NET_SUPPORTING_WM_CHECK once the old one is done: the replacement's readiness did not
-     * need it (mutter 43.8's old instance deletes it after the new one set it: unset_wm_check_hint
-     * in meta_x11_display_dispose, src/x11/meta-x11-display.c), the log says what it is */
-    xcb_window_t check = compositor_check_window_now(&r->x);
-    snprintf(out->check, sizeof out->check, "%s", !check ? "none" : check == r->wm.check_window ? "old" : "new");
-    /* the new one is the compositor under test from now on, under the command the user gave */
-    snprintf(fresh.command, sizeof fresh.command, "%s", r->wm.command);
-    fresh.starts = r->wm.starts;
-    fresh.own_xserver = r->wm.own_xserver;
-    fresh.conf = r->wm.conf;
-    fresh.screen_oracle = r->wm.screen_oracle;
-    fresh.allow_empty = r->wm.allow_empty;
-    r->replaced = r->wm;
-    r->replaced_running = true;
-    r->wm = fresh;
-    r->wm_is_replacement = true;
-    grabwatch_target(fresh.proc->pid);
 }

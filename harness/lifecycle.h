@@ -27,6 +27,9 @@ void lifecycle_stop(struct run *r);
 void lifecycle_stop_broken(struct run *r, const char *why);
 /* The environment the cases run in. */
 struct run_env lifecycle_env(struct run *r);
+/* The command line of one start of cmd: {tmpdir} this start's private folder, {root} the framesync
+ * folder, {report} what tells the harness which X server the session brings (`xserver: own`). */
+void lifecycle_start_command(const struct run *r, const char *cmd, const char *start_dir, char *out, size_t len);
 /* How long the liveness barrier waits for the compositor (scaled). */
 int lifecycle_liveness_ms(const struct run *r);
 

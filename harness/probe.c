@@ -297,6 +297,77 @@ static bool probe_feature(const struct testcase *tc, struct probe_ctx *pc, const
     return true;
 }
 
+/* The application's states are what it does by itself, whatever the compositor's profile: asked
+ * once a run, under the first profile probed, and taken by the others: from this process's earlier
+ * probe pass (a harness probing several profiles), or from the first probe run's table
+ * ($FRAMESYNC_CLIENT_STATES_FROM: the runner probes the first profile alone, runner/probe.py). */
+static const char *const state_names[] = {"client-state-animating", "client-state-idle"};
+static struct feature decided_states[2]; /* as this process decided them (state UNKNOWN: not yet) */
+
+static bool is_state_probe(const char *feature)
+{
+    return !strcmp(feature, "client-participates") || !strncmp(feature, "client-state-", 13);
+}
+
+static void take_state(struct features *fs, int i, bool present, const char *detail, const char *cmd)
+{
+    const char *prof = strstr(cmd, "--profile "), *pol = strstr(cmd, "--policy "), *now = getenv("FRAMESYNC_CLIENT_POLICY");
+    bool by_reference = now && *now && strcmp(now, "reference") && (!pol || !strncmp(pol + 9, "reference", 9));
+    char from[64];
+    snprintf(from, sizeof from, "probe under %.*s%s", prof ? (int)strcspn(prof + 10, " ") : 7, prof ? prof + 10 : "another",
+             by_reference ? ", reference policy" : "");
+    features_set(fs, state_names[i], present ? FEATURE_PRESENT : FEATURE_ABSENT, from, "%s", detail);
+}
+
+static bool import_states(struct features *fs, const char *path)
+{
+    int taken = 0;
+    for (int i = 0; i < 2; i++)
+        if (decided_states[i].state != FEATURE_UNKNOWN && ++taken)
+            take_state(fs, i, decided_states[i].state == FEATURE_PRESENT, decided_states[i].detail,
+                       decided_states[i].source);
+    FILE *f = !taken && path && *path ? fopen(path, "re") : NULL;
+    char line[8192];
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        char *save = NULL, *cmd = strtok_r(line, "\t", &save), *name = strtok_r(NULL, "\t", &save);
+        char *state = strtok_r(NULL, "\t", &save), *source = strtok_r(NULL, "\t", &save);
+        char *ms = strtok_r(NULL, "\t", &save), *detail = strtok_r(NULL, "", &save);
+        for (int i = 0; i < 2 && cmd && name && state && source && ms && detail; i++)
+            if (!strcmp(name, state_names[i]) && !features_decided(fs, name) && strcmp(state, "unknown") && ++taken)
+                take_state(fs, i, !strcmp(state, "present"), detail, cmd);
+    }
+    if (f)
+        fclose(f);
+    return taken == 2;
+}
+
+bool probe_states_known(void)
+{
+    struct features *fs = calloc(1, sizeof *fs);
+    if (!fs)
+        return false;
+    features_init(fs, "");
+    bool known = import_states(fs, getenv("FRAMESYNC_CLIENT_STATES_FROM"));
+    free(fs);
+    return known;
+}
+
+/* After the first probe pass of this process: its states, for the later ones. */
+static void remember_states(const struct features *fs)
+{
+    for (int i = 0; i < 2; i++) {
+        const struct feature *x = features_find(fs, state_names[i]);
+        if (decided_states[i].state != FEATURE_UNKNOWN || !x || x->state == FEATURE_UNKNOWN)
+            continue;
+        decided_states[i] = *x; /* its source: the profile and policy it was asked under, as take_state reads it */
+        const char *prof = strstr(fs->command, "--profile "), *pol = strstr(fs->command, "--policy ");
+        snprintf(decided_states[i].source, sizeof decided_states[i].source, "%.*s %.*s",
+                 prof ? (int)(10 + strcspn(prof + 10, " ")) : 0, prof ? prof : "",
+                 pol ? (int)(9 + strcspn(pol + 9, " ")) : 0, pol ? pol : "");
+    }
+}
+
 void probes_run(struct testcase **probes, int n, struct run_env *env, struct features *fs, const char *client_binary,
                 const char *log_dir, enum profile p, const struct probe_hooks *hooks)
 {
@@ -311,8 +382,13 @@ void probes_run(struct testcase **probes, int n, struct run_env *env, struct fea
     struct probe_ctx pc = {.fs = fs, .log_dir = log_dir, .hooks = hooks};
     struct guard g = {.env = env, .client_binary = client_binary, .setup_attempts = PROBE_SETUP_ATTEMPTS,
                       .liveness_ms = hooks->liveness_ms, .check_always = true};
-    bool alive = true;
+    bool alive = true, states_known = env->observer_binary && env->observer_binary[0] &&
+                                         import_states(fs, getenv("FRAMESYNC_CLIENT_STATES_FROM"));
     for (int i = 0; i < n && !proc_interrupted() && !pc.app_not_started; i++) {
+        if (states_known && !strncmp(probes[i]->feature, "client-state-", 13))
+            continue;
+        if (hooks->states_only && !is_state_probe(probes[i]->feature))
+            continue;
         if (!alive) {
             features_set(fs, probes[i]->feature, FEATURE_UNKNOWN, "probe",
                          "not probed: the compositor crashed or hung %d times while it was probed", pc.restarts);
@@ -322,5 +398,9 @@ void probes_run(struct testcase **probes, int n, struct run_env *env, struct fea
         features_derive(fs);
     }
     features_derive(fs);
+    if (env->observer_binary && env->observer_binary[0]) {
+        remember_states(fs);
+        features_note_animates_hint(fs, getenv("FRAMESYNC_CLIENT_ANIMATES"));
+    }
     fs->probe_ms = (double)(clock_now_us() - begin) / 1000.0;
 }

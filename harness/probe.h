@@ -29,6 +29,9 @@ struct probe_hooks {
     void (*not_started)(void *ctx, const char *why);
     void *ctx;
     int liveness_ms;
+    /* this start only finds the application's states (client-participates, client-state-*):
+     * under the reference policy, before a run under another (probe_states_known) */
+    bool states_only;
 };
 
 /* A probe that could not set its scenario up is run again, this many runs in all. */
@@ -37,6 +40,10 @@ struct probe_hooks {
 /* Runs every probe (in the order of probes_order) with env (whose `features` must be fs, filled
  * as the probes decide), logging each to log_dir/<feature>.log; the selections of the running
  * compositor give `wm` and `compositing`.  Sets fs->probe_ms. */
+/* Are the application's states known before probing: decided by an earlier probe pass of this
+ * process, or in the table $FRAMESYNC_CLIENT_STATES_FROM names? */
+bool probe_states_known(void);
+
 void probes_run(struct testcase **probes, int n, struct run_env *env, struct features *fs, const char *client_binary,
                 const char *log_dir, enum profile p, const struct probe_hooks *hooks);
 

@@ -1,4 +1,5 @@
 #include "runctx.h"
+#include "app-keep.h"
 #include "clock.h"
 #include "expr.h"
 #include "grabwatch.h"
@@ -66,6 +67,12 @@ static bool run_step(struct ctx *c, const struct step *st)
         if (st->command && !strcmp(st->command, "under-test") && !c->env->observer_binary) {
             ctx_decide(c, VERDICT_SKIP, st, "no client under test: this case tests an application (run it with --client)");
             return false;
+        }
+        if (st->command && *st->command && c->env->keep) { /* app-keep.h */
+            if (c->tc->start_shared && app_keep_take(c->env->keep, c->tc, c->s, st->source,
+                                                     ctx_bounded_ms(c, CLIENT_COMMAND_MS)))
+                return !ctx_client_gone(c, st);
+            app_keep_stop(c->env->keep); /* one application at a time */
         }
         if ((st->command && *st->command
                  ? session_add_app_observer(c->s, st->source, c->env->observer_binary, ctx_bounded_ms(c, CLIENT_COMMAND_MS),
@@ -174,6 +181,16 @@ void run_case(const struct testcase *tc, const struct run_env *env, struct sessi
     res->end_us = clock_now_us();
 }
 
+/* VAR.FIELD whose value is a word, not a number: the word; NULL for anything else. */
+static const char *field_text(struct session *s, const char *term)
+{
+    const char *dot = strchr(term, '.');
+    const struct record *r = dot ? session_lookup(s, term, (size_t)(dot - term)) : NULL;
+    const char *v = r ? record_get(r, dot + 1) : NULL;
+    value_t num;
+    return v && !parse_integer(v, &num) ? v : NULL;
+}
+
 int run_expand(struct session *s, const struct run_env *env, const char *tmpl, char *out, size_t len)
 {
     struct ctx c = {.env = env, .s = s};
@@ -193,7 +210,11 @@ int run_expand(struct session *s, const struct run_env *env, const char *tmpl, c
         for (char *t = strtok_r(expr, " ", &save); t && n < 32; t = strtok_r(NULL, " ", &save))
             tok[n++] = t;
         value_t v;
-        if (n == 0 || expr_value(&c.xenv, tok, n, &v, err, sizeof err) < 0) {
+        const char *text = n == 1 ? field_text(s, tok[0]) : NULL;
+        if (text) /* a word of a record (a state's why): as it is, its dashes read as spaces */
+            for (const char *t = text; *t && o + 1 < len; t++)
+                out[o++] = *t == '-' ? ' ' : *t;
+        else if (n == 0 || expr_value(&c.xenv, tok, n, &v, err, sizeof err) < 0) {
             rc = -1;
             o += (size_t)snprintf(out + o, len - o, "%.*s", (int)(close - p + 1), p);
         } else {

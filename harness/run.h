@@ -46,6 +46,8 @@ struct wm_replacer {
     void *ctx;
 };
 
+struct app_keep; /* app-keep.h: the application kept running between cases */
+
 struct run_env {
     struct xserver *x;
     struct compositor *wm;
@@ -67,6 +69,7 @@ struct run_env {
     bool *app_ever_mapped;    /* --client: the application under test mapped a window in some run of
                                  this process (it starts); NULL: no application */
     const struct wm_replacer *replacer; /* the `replace-wm` step; NULL: nothing can replace it here */
+    struct app_keep *keep;    /* --client: the application kept for the shared cases; NULL: none */
 };
 
 struct result {

@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include "app-keep.h"
 #include "catalog.h"
 #include "compositor.h"
 #include "discovery.h"
@@ -74,7 +75,10 @@ struct run {
     int nincidents;
     /* the application under test (--client) */
     bool app_ever_mapped;           /* it mapped a window in some run: a later end is a crash, not a usage error */
+    bool states_pass;               /* the application's states are being found under the reference
+                                       policy, before a client run under another (executor.c) */
     char app_not_started[3000];     /* why it does not start (it ended before it ever mapped a window), or "" */
+    struct app_keep keep;           /* kept running for the shared cases, under the running compositor */
     /* the output */
     struct tap tap;
     FILE *tap_file;

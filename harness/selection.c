@@ -115,16 +115,36 @@ static bool in_select_list(const struct selection *sel, const struct testcase *t
     return false;
 }
 
+/* The length of the id less a last component `/animating` or `/idle`: the states of one client
+ * case (cases/client/README.md, "Client states") are one unit of the dealing, so that one worker
+ * does not get every idle wait and the other every animating case, and both states run in the
+ * same application (app-keep.h).  runner/tapstream.py deals the same way. */
+static size_t family_len(const char *id)
+{
+    const char *slash = strrchr(id, '/');
+    if (slash && (!strcmp(slash, "/animating") || !strcmp(slash, "/idle")))
+        return (size_t)(slash - id);
+    return strlen(id);
+}
+
 int selection_items(const struct selection *sel, const struct case_set *set, struct item **out)
 {
     struct item *items = calloc((size_t)set->ncases * 3 + 1, sizeof *items);
-    int n = 0, index = 0;
+    int n = 0, unit = -1, last_p = 0;
+    const char *last = "";
+    size_t last_len = 0;
     for (int p = PROFILE_FIRST; p <= PROFILE_LAST; p <<= 1)
         for (int i = 0; i < set->ncases; i++) {
             const struct testcase *tc = case_for_profile(set->cases[i], (enum profile)p);
             if (!tc || !(sel->profiles & (unsigned)p) || !selection_matches(sel, tc) || !in_select_list(sel, tc, p))
                 continue;
-            if (index++ % sel->nshards == sel->shard)
+            size_t len = family_len(tc->id);
+            if (unit < 0 || p != last_p || len != last_len || strncmp(tc->id, last, len) || len == strlen(tc->id))
+                unit++;
+            last_p = p;
+            last = tc->id;
+            last_len = len;
+            if (unit % sel->nshards == sel->shard)
                 items[n++] = (struct item){.tc = tc, .p = (enum profile)p};
         }
     *out = items;

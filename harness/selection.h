@@ -1,7 +1,8 @@
 /* Which (case, profile) items a run executes, in the canonical order every worker computes the
  * same way: profiles in order, cases by path, filtered by --profile, --filter and --select, and
- * item k of the order belonging to shard k % N (--shard K/N).  So results merge back into one
- * order whatever the number of workers. */
+ * item k of the order belonging to shard k % N (--shard K/N), but for the states of one client
+ * case (`.../animating`, `.../idle`), which go to one shard together.  So results merge back into
+ * one order whatever the number of workers. */
 #ifndef FRAMESYNC_SELECTION_H
 #define FRAMESYNC_SELECTION_H
 

@@ -105,6 +105,27 @@ static void note_app(struct session *s, const struct client *c, const struct rec
     }
 }
 
+void session_take_record(struct session *s, const struct client *c, struct record *r)
+{
+    session_add_record(s, r);
+    note_app(s, c, r);
+}
+
+struct client *session_adopt_client(struct session *s, const struct client *c)
+{
+    if (s->nclients == SESSION_MAX_CLIENTS)
+        return NULL;
+    s->clients[s->nclients] = *c;
+    return &s->clients[s->nclients++];
+}
+
+void session_release_client(struct client *c)
+{
+    c->in_fd = c->out_fd = -1;
+    c->proc = NULL;
+    c->eof = true;
+}
+
 /* Splits what a client wrote into records; a line that is not a record is kept as `garbage`,
  * so a broken fake client shows in the timeline instead of vanishing. */
 static int take_lines(struct session *s, struct client *c)
@@ -309,6 +330,8 @@ const struct record *session_command(struct session *s, struct client *c, const 
         return NULL;
     char word[48];
     snprintf(word, sizeof word, "%.*s", (int)strcspn(line, " "), line);
+    if (c->under_test && !s->app_commanded_at)
+        s->app_commanded_at = s->tl.n; /* what it did before is what it does by itself at its start */
     size_t l = strlen(line);
     char *msg = malloc(l + 2);
     memcpy(msg, line, l);

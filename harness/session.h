@@ -55,6 +55,11 @@ struct session {
     bool app_mapped;
     const struct record *app_exit;
     const struct client *app_exit_client;
+    /* a shared application (app-keep.h): it came from an earlier case (kept running), and the
+     * timeline's length when the harness first sent it a command (0: not yet), which ends the
+     * records of its start that a later case is shown again */
+    bool app_reused;
+    int app_commanded_at;
 };
 
 void session_init(struct session *s, const char *client_binary, const char *log_prefix);
@@ -76,6 +81,12 @@ int session_add_app_observer(struct session *s, const char *name, const char *bi
 /* Reads what the clients have already written, without waiting (a last look before they are
  * stopped: an application that ended just before shows its `app-exit`). */
 void session_drain(struct session *s);
+/* A shared application's observer (app-keep.h): taken into the session as its client (the copy's
+ * process and pipes are the session's from now on), or let go by it (the session no longer
+ * stops it); a record of it put on the timeline as if it had just reported it. */
+struct client *session_adopt_client(struct session *s, const struct client *c);
+void session_release_client(struct client *c);
+void session_take_record(struct session *s, const struct client *c, struct record *r);
 struct client *session_client(struct session *s, const char *name);
 
 /* Sends one command line and waits for its done/error record (returned), or NULL with err. */

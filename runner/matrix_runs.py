@@ -11,7 +11,7 @@ import time
 
 from runner import baseline as bl
 from runner import provenance
-from runner.paths import HARNESS
+from runner.paths import HARNESS, ROOT
 from runner.results import RunResults, findings
 from runner.workers import dies_with_us
 
@@ -55,10 +55,12 @@ def record_ran(path, wm):
     results.write(path)
 
 
-def run_one(name, target, out_root, reruns, reuse, log, extra=(), annotate=None):
+def run_one(name, target, out_root, reruns, reuse, log, extra=(), annotate=None, workers=None, expected=None):
     """The suite against one named target: target is how the harness reaches it (["--wm", NAME,
     "--cases", DIR] or ["--client", NAME]), also on re-runs; extra: options of the first run only
-    (--timeout-scale, --filter).  annotate(results): explains failures after the re-runs."""
+    (--timeout-scale, --filter).  annotate(results): explains failures after the re-runs.  workers:
+    the first run through the runner with that many workers (its probe pass first), else one harness.
+    expected: the baseline's entries, whose Fail lines are not re-run (baseline.rerun_failures)."""
     out = os.path.join(out_root, name)
     os.makedirs(out, exist_ok=True)
     start, rc = time.monotonic(), None
@@ -69,7 +71,8 @@ def run_one(name, target, out_root, reruns, reuse, log, extra=(), annotate=None)
         with open(os.path.join(out, "tap.txt"), "w") as tap:
             # the harness dies with the matrix (SIGTERM: it stops its Xvfb and compositor), also
             # when the matrix is killed: it was left running a whole suite after a SIGTERM
-            rc = subprocess.run([HARNESS] + list(target) + ["--out", out] + list(extra),
+            first = [sys.executable, "-m", "runner", "run", "--jobs", str(workers)] if workers else [HARNESS]
+            rc = subprocess.run(first + list(target) + ["--out", out] + list(extra), cwd=ROOT,
                                 stdout=tap, stderr=subprocess.STDOUT, preexec_fn=dies_with_us()).returncode
     run = {"name": name, "rc": rc, "wall": time.monotonic() - start, "out": out, "results": {}, "doc": None}
     if not reuse and target[:1] == ["--wm"]:
@@ -89,7 +92,8 @@ def run_one(name, target, out_root, reruns, reuse, log, extra=(), annotate=None)
             k += 1
     elif reruns > 0:
         rr = time.monotonic()
-        bl.rerun_failures(run["results"], out, reruns, list(target), log=lambda m: log("%s: %s" % (name, m)))
+        bl.rerun_failures(run["results"], out, reruns, list(target), log=lambda m: log("%s: %s" % (name, m)),
+                          expected=expected)
         run["rerun_wall"] = time.monotonic() - rr
     run["wall"] = time.monotonic() - start
     if annotate:

@@ -54,6 +54,25 @@ def with_policy(argv, name, out):
     return res + ["--policy", name, "--out", out]
 
 
+STATES_FROM = "FRAMESYNC_CLIENT_STATES_FROM"
+
+
+def share_states(out, name, given):
+    """After the reference policy's run: the application's states found there (what it does by
+    itself, which no policy disturbs) are the later policies' (the harness would otherwise find them
+    again under the reference policy at the start of each run, harness/executor.c)."""
+    table = os.path.join(out, name, "probes", "0", "features.tsv")
+    if name == "reference" and not given and os.path.exists(table):
+        os.environ[STATES_FROM] = table
+
+
+def restore_states(given):
+    if given is None:
+        os.environ.pop(STATES_FROM, None)
+    else:
+        os.environ[STATES_FROM] = given
+
+
 def run_each(argv, run_one, out, fail):
     """Runs run_one(argv) once per policy into OUT/POLICY; writes the summary; -> the worst exit
     status (a usage error or an interrupt stops the rest)."""
@@ -63,14 +82,19 @@ def run_each(argv, run_one, out, fail):
         return fail(str(e))
     os.makedirs(out, exist_ok=True)
     done, worst = [], 0
-    for name in policies:
-        sys.stderr.write("framesync: --policy all: policy %s (%d of %d) -> %s\n"
-                         % (name, len(done) + 1, len(policies), os.path.join(out, name)))
-        rc = run_one(with_policy(argv, name, os.path.join(out, name)))
-        done.append((name, rc))
-        worst = max(worst, rc)
-        if rc not in (0, 1):
-            break
+    given_states = os.environ.get(STATES_FROM)
+    try:
+        for name in policies:
+            sys.stderr.write("framesync: --policy all: policy %s (%d of %d) -> %s\n"
+                             % (name, len(done) + 1, len(policies), os.path.join(out, name)))
+            rc = run_one(with_policy(argv, name, os.path.join(out, name)))
+            done.append((name, rc))
+            worst = max(worst, rc)
+            if rc not in (0, 1):
+                break
+            share_states(out, name, given_states)
+    finally:
+        restore_states(given_states)
     write_summary(out, done)
     sys.stderr.write("framesync: --policy all: %s\n" % os.path.join(out, "index.html"))
     return worst

@@ -71,6 +71,16 @@ def without_profiles(args):
     return out
 
 
+def batches(cmds, jobs, client):
+    """The probe runs in batches of `jobs`; in a client run the first alone, before the others: the
+    application's states (client-state-*: what it does by itself, whatever the profile) are asked
+    there once, and the later runs take them from its table ($FRAMESYNC_CLIENT_STATES_FROM)."""
+    first = 1 if client and len(cmds) > 1 else 0
+    out = [cmds[:first]] if first else []
+    rest = cmds[first:]
+    return out + [rest[i:i + max(1, jobs)] for i in range(0, len(rest), max(1, jobs))]
+
+
 def run_probes(harness, args, groups, out, jobs, pool):
     """Runs the probe runs, `jobs` at a time; -> their output folders.  pool.extra holds the live
     ones, so that a signal reaches them; after a signal no more are started.  Raises ProbeFailed."""
@@ -79,11 +89,12 @@ def run_probes(harness, args, groups, out, jobs, pool):
         pout = os.path.join(out, "probes", str(k))
         cmds.append((pout, [harness] + without_profiles(args) + ["--profile", ",".join(profs), "--probe",
                                                                   "--out", pout]))
-    folders, failed = [], None
-    for start in range(0, len(cmds), max(1, jobs)):
+    client = any(a == "--client" or a.startswith("--client=") for a in args)
+    folders, failed, env = [], None, None
+    for batch_cmds in batches(cmds, jobs, client):
         if pool.pending:  # interrupted (Ctrl-C, SIGTERM) between two batches
             break
-        batch = [(pout, spawn(cmd)) for pout, cmd in cmds[start:start + max(1, jobs)]]
+        batch = [(pout, spawn(cmd, env)) for pout, cmd in batch_cmds]
         pool.extra = [proc for _, proc in batch]
         for pout, proc in batch:
             stdout, stderr = proc.communicate()
@@ -93,6 +104,8 @@ def run_probes(harness, args, groups, out, jobs, pool):
             folders.append(pout)
         if failed:
             break
+        if client and env is None:
+            env = dict(os.environ, FRAMESYNC_CLIENT_STATES_FROM=os.path.join(folders[0], "features.tsv"))
     pool.extra = []
     if pool.pending:
         raise ProbeFailed(failed[0] if failed else 0, failed[1] if failed else "", folders, pool.pending[0])

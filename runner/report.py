@@ -13,10 +13,11 @@ from runner.terms import PROFILES
 
 
 class Report:
-    """incidents: [(TAP text, case dict)] of the probe pass; selection: the --shard slice."""
+    """incidents: [(TAP text, case dict)] of the probe pass; selection: the --shard slice; dealt: each
+    worker's canonical indices (runner/tapstream.deal)."""
 
-    def __init__(self, out, logs, jobs, incidents=(), selection=None):
-        self.out, self.logs, self.jobs = out, logs, jobs
+    def __init__(self, out, logs, jobs, incidents=(), selection=None, dealt=None):
+        self.out, self.logs, self.jobs, self.dealt = out, logs, jobs, dealt
         self.incidents = list(incidents)
         self.selection = selection
         self.start = time.monotonic()
@@ -34,6 +35,13 @@ class Report:
                 continue
         return runs
 
+    def canonical_index(self, k, i):
+        """Where worker k's i-th result stands in the canonical order (past its end: a result no plan had)."""
+        if not self.dealt:
+            return i * self.jobs + k
+        mine = self.dealt[k]
+        return mine[i] if i < len(mine) else sum(map(len, self.dealt)) + i * self.jobs + k
+
     def merged(self, status):
         """The merged results (what the workers have written so far)."""
         runs = self.worker_runs()
@@ -42,7 +50,7 @@ class Report:
             for i, case in enumerate(worker_run.cases):
                 if case.log:
                     case.log = self.logs.rewrite(k, case.log)
-                cases[i * self.jobs + k] = case
+                cases[self.canonical_index(k, i)] = case
         ordered = [CaseResult.from_json(c) for _, c in self.incidents] + [cases[i] for i in sorted(cases)]
         probed = probe.probe_results(self.out)
         # before any worker wrote (a run stopped while probing), the probe runs say what ran

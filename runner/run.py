@@ -21,11 +21,12 @@ import subprocess
 import sys
 import time
 
-from runner import baseline, paths, policies, probe, provenance, runverdict
+from runner import baseline, paths, policies, probe, provenance, runverdict, tapstream
 from runner.console import Console
 from runner.outdir import Logs, OutError, clear_out
 from runner.paths import HARNESS
 from runner.report import Report, timing_text
+from runner.reports import certifier
 from runner.tapstream import TapStream, bail_out, findings_tap
 from runner.terms import FAIL_ON, PROFILES
 from runner.workers import WorkerPool
@@ -241,7 +242,7 @@ class Run:
         self.console = Console(os.path.join(out, "results.tap"))
         self.logs = Logs(out, jobs, self.console.warn)
         self.pool = WorkerPool(self.console)
-        self.report = Report(out, self.logs, jobs, selection=selection)
+        self.report = Report(out, self.logs, jobs, selection=selection, dealt=tapstream.deal(expected, jobs))
         own = any(a in ("--xserver=own",) for a in opts.passthrough) or "own" in [
             b for a, b in zip(opts.passthrough, opts.passthrough[1:]) if a == "--xserver"]
         self.report.ran = provenance.describe(opts.wm, opts.labels, own_xserver=own)
@@ -419,6 +420,8 @@ class Run:
         if line:
             self.console.emit(line)
         self.console.emit(findings_tap(run.findings))
+        if not stopped:  # a client run: the screen a toolkit developer acts on (runner/reports/certifier.py)
+            self.console.emit(certifier.console_text(run.to_json()))
         self.console.emit(self.stream.count_line())
         if self.stream.done or not self.error:
             self.console.emit(timing_text(run, wall, self.jobs))

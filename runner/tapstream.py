@@ -70,6 +70,26 @@ class WorkerTap:
         self.in_findings = False
 
 
+def family(case_id):
+    """The states of one client case (`.../animating`, `.../idle`) are one unit of the dealing."""
+    head, _, last = case_id.rpartition("/")
+    return head if last in ("animating", "idle") else None
+
+
+def deal(expected, jobs):
+    """Which canonical indices each of `jobs` workers runs, as harness/selection.c deals them: unit k
+    of the canonical order to worker k % jobs, a unit being one case, or the states of one client
+    case together."""
+    dealt, unit, last = [[] for _ in range(jobs)], -1, None
+    for idx, (case_id, profile) in enumerate(expected):
+        fam = family(case_id)
+        if fam is None or (fam, profile) != last:
+            unit += 1
+        last = (fam, profile) if fam is not None else None
+        dealt[unit % jobs].append(idx)
+    return dealt
+
+
 class TapStream:
     """expected: [(case id, profile)] in the canonical order; console: where the TAP goes;
     incidents: [(TAP text, case)] of the probes' crashes; rewrite(k, text, yaml): a worker's log
@@ -81,6 +101,7 @@ class TapStream:
         self.rewrite = rewrite or (lambda k, text, yaml=False: text)
         self.on_result = on_result or (lambda k, r: None)
         self.workers = [WorkerTap(k) for k in range(jobs)]
+        self.dealt = deal(expected, jobs)  # each worker's canonical indices, in its order
         self.results = {}          # canonical index -> TapResult
         self.next = 0              # the next canonical index to emit
         self.plan_emitted = False
@@ -141,7 +162,8 @@ class TapStream:
 
     def finish(self, w, r):
         w.current = None
-        idx = (r.local - 1) * self.jobs + w.k
+        mine = self.dealt[w.k]
+        idx = mine[r.local - 1] if r.local - 1 < len(mine) else len(self.expected) + r.local * self.jobs + w.k
         now = time.monotonic()
         self.case_times.append(now - w.last_t)
         w.last_t = now

@@ -32,10 +32,11 @@ def dies_with_us():
     return lambda: child_setup(parent)
 
 
-def spawn(cmd):
-    """A harness process of the run: its own session, no stdin, stdout and stderr piped."""
+def spawn(cmd, env=None):
+    """A harness process of the run: its own session, no stdin, stdout and stderr piped (env: its
+    environment, None: the runner's)."""
     return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True, preexec_fn=dies_with_us())
+                            start_new_session=True, preexec_fn=dies_with_us(), env=env)
 
 
 def kill(proc, sig):

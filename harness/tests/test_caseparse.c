@@ -274,9 +274,9 @@ static void test_err_unknown_header(void **state)
 {
     (void)state;
     expect_error("case: unit/x\nbogus: 1\n", 2,
-                 "unknown header `bogus:` (expected case, clause, profiles, description, why, checks)");
+                 "unknown header `bogus:` (expected case, clause, profiles, description, why, checks, start)");
     expect_error_known_path("t.probe", "feature: x\nbogus: 1\n", 2,
-                            "unknown header `bogus:` (expected feature, description, absent, detail, why, checks)");
+                            "unknown header `bogus:` (expected feature, description, absent, detail, why, checks, start)");
 }
 
 static void test_err_missing_header(void **state)

@@ -8,6 +8,7 @@ a command of its own:
     common.py          what they share: the case logs, their timelines and screenshots, the command
     junit.py           junit.xml
     html.py            index.html, with timeline_svg.py (a failing case's timeline as SVG)
+    certifier.py       a client run's end: what to fix, what was measured, what was not reached (console, HTML)
     bench_stats.py     the benchmark's statistics (percentiles, bootstrap intervals of ratios)
     bench_summary.py   bench.jsonl -> the runs and cells of bench.json
     bench_resize.py    the resize cells' frames classified (consistent, stale, torn, bounced)

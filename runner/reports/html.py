@@ -19,7 +19,7 @@ import urllib.parse
 
 from runner import paths
 from runner.catalog import clause_table
-from runner.reports import figures
+from runner.reports import certifier, figures
 from runner.reports.common import (PSEUDO_CLAUSES, clause_group, parse_timeline, read_text, report_command,
                                    resolve_log, screenshots)
 from runner.reports.timeline_svg import fmt_ms, svg_timeline
@@ -459,6 +459,7 @@ def render(doc, clauses, page_dir, results_dir):
              % ("".join('<div class="total"><b style="color:var(--%s)">%d</b>%s</div>'
                         % ({"PASS": "pass", "FAIL": "fail", "SKIP": "skip", "UNRESOLVED": "unres"}[v], c[v], v.lower())
                         for v in VERDICTS), len(cases)))
+    h.append(certifier.certifier_section(doc))
     h.append('<h2 id="features">What the compositor implements</h2>' + features_html(doc))
     h.append('<h2 id="findings">Findings (%d)%s</h2>' % (len(found), (' <span class="meta">by level: %s</span>'
                                                                           % levels_count(found)) if found else "")
