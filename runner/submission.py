@@ -75,6 +75,19 @@ def fold_reruns(doc, folder):
             c["flake"] = "PASS" in verdicts
 
 
+def relocate_logs(doc, folder):
+    """A run folder moved or copied since its run (made on another machine, stored as a fixture)
+    keeps its logs under folder/logs/, while results.json names them where the run wrote them: a
+    case's log missing there is taken from the same place under folder."""
+    for c in doc["cases"]:
+        path = c.get("log")
+        if not path or os.path.exists(path) or "/logs/" not in path:
+            continue
+        moved = os.path.join(folder, "logs", path.rsplit("/logs/", 1)[1])
+        if os.path.exists(moved):
+            c["log"] = moved
+
+
 def gather(inputs):
     """The results of one implementation from every input: (doc, [source file]).  Several files
     are one run made in parts (profiles, shards): their cases must not overlap."""
@@ -88,6 +101,7 @@ def gather(inputs):
         except ResultsError as e:
             raise SubmissionError(str(e))
         fold_reruns(doc, os.path.dirname(path))
+        relocate_logs(doc, os.path.dirname(path))
         docs.append((path, doc))
     first_path, merged = docs[0]
     where = {(c.get("id"), c.get("profile")): first_path for c in merged["cases"]}
