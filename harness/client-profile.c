@@ -120,8 +120,13 @@ int client_profile_list(const char *root, FILE *out)
     int n = conf_list_dir(dir, &paths);
     if (n < 0)
         return 2;
-    int bad = 0;
-    fprintf(out, "%-12s %-9s %s\n", "name", "installed", "command");
+    int bad = 0, width = 4; /* the name column fits the longest name (NAME.conf) */
+    for (int i = 0; i < n; i++) {
+        const char *base = strrchr(paths[i], '/');
+        int len = (int)strlen(base ? base + 1 : paths[i]) - 5;
+        width = len > width ? len : width;
+    }
+    fprintf(out, "%-*s %-9s %s\n", width, "name", "installed", "command");
     for (int i = 0; i < n; i++) {
         char err[2048];
         struct client_profile p;
@@ -130,7 +135,7 @@ int client_profile_list(const char *root, FILE *out)
             bad++;
         } else {
             expand_binary_root(&p, root);
-            fprintf(out, "%-12s %-9s %s\n", p.name, profile_binary_installed(p.binary) ? "yes" : "no", p.command);
+            fprintf(out, "%-*s %-9s %s\n", width, p.name, profile_binary_installed(p.binary) ? "yes" : "no", p.command);
             client_profile_free(&p);
         }
         free(paths[i]);
