@@ -66,11 +66,23 @@ endif
 ifneq ($(ALLEGRO_LIBS),)
 CLIENT_DEMOS += clients/allegro-demo
 endif
+# JavaFX's stage compiled once where OpenJFX and a JDK are installed: the JDK's source launcher
+# compiled FxDemo.java at every start of the application (1-2 s of each of a run's starts)
+FX_LIB := /usr/share/openjfx/lib
+ifneq ($(wildcard $(FX_LIB)/javafx.controls.jar),)
+ifneq ($(shell command -v javac 2>/dev/null),)
+CLIENT_DEMOS += clients/fx-demo/FxDemo.class
+endif
+endif
 
 all: $(BINS) $(BENCH_BIN) $(TOOLS) $(CLIENT_DEMOS)
 
 clients/glfw-demo: clients/glfw-demo.c
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags glfw3 gl) -o $@.new $< $(GLFW_LIBS) && mv -f $@.new $@
+
+clients/fx-demo/FxDemo.class: clients/FxDemo.java
+	rm -rf clients/fx-demo.new && javac --module-path $(FX_LIB) --add-modules javafx.controls -d clients/fx-demo.new $< \
+	  && rm -rf clients/fx-demo && mv clients/fx-demo.new clients/fx-demo
 
 clients/allegro-demo: clients/allegro-demo.c
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags allegro-5) -o $@.new $< $(ALLEGRO_LIBS) && mv -f $@.new $@
@@ -325,7 +337,7 @@ matrix: all
 	python3 -m runner.matrix $(MATRIX_FLAGS)
 
 clean:
-	rm -rf build
+	rm -rf build clients/fx-demo
 	rm -f $(BINS) $(BENCH_BIN) $(TOOLS) clients/glfw-demo clients/allegro-demo bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm tests/xtest-seat/xtest-seat harness/*.o harness/tests/*.o fake-clients/scripted-client/*.o fake-wm/*.o app-observer/*.o fake-clients/model-app/*.o
 
 .PHONY: all rooms unit check-proofs check-harness selftest selftest-whole client-selftest pytest-unit check clean matrix leftovers isolation input-path wayland-capture fuzz fuzz-replay asan stress bench-check bench-check-compositors

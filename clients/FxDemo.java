@@ -1,6 +1,8 @@
-// clients/javafx.conf and javafx-still.conf: a JavaFX stage (OpenJFX 11, its GTK 3 glass), run by
-// the JDK's source launcher.  `FxDemo.java animate` turns a rectangle for ever (a RotateTransition:
-// Prism renders every pulse); `FxDemo.java still` shows a label and draws only when shown or resized.
+// clients/javafx.conf and javafx-still.conf: a JavaFX stage (OpenJFX 11, its GTK 3 glass), compiled
+// by the Makefile into clients/fx-demo/ where OpenJFX and a JDK are installed (the JDK's source
+// launcher would compile it at every start).  `FxDemo animate` turns a rectangle for ever (a
+// RotateTransition: Prism renders every pulse); `FxDemo still` shows a label and draws only when
+// shown or resized.
 import javafx.animation.Animation;
 import javafx.animation.Interpolator;
 import javafx.animation.RotateTransition;
@@ -35,8 +37,8 @@ public class FxDemo extends Application {
     }
 
     public static void main(String[] args) {
-        // the class object, not its name: the source launcher loads FxDemo in a class loader of its
-        // own, where launch(String...)'s Class.forName from the application class loader fails
+        // the class object, not its name: it also runs from the JDK's source launcher, which loads
+        // FxDemo in a class loader of its own, where launch(String...)'s Class.forName fails
         launch(FxDemo.class, args);
     }
 }
