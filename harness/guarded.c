@@ -3,6 +3,7 @@
 #include "app-keep.h"
 #include "caselog.h"
 #include "clock.h"
+#include "policy-freeze.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -114,6 +115,8 @@ enum liveness guarded_run(const struct testcase *tc, const struct guard *g, enum
         unsigned missed = s->app_reused ? app_keep_states_unreached(s) : 0;
         if (g->env->keep) /* it may serve the next case (app-keep.h) */
             app_keep_after_case(g->env->keep, tc, s, res);
+        /* after the keep's choice, which starts a frozen application anew for the next case */
+        policy_freeze_explains(tc, g->env->features, s, res);
         session_stop_clients(s);
         if (s->app_mapped && g->env->app_ever_mapped)
             *g->env->app_ever_mapped = true;
