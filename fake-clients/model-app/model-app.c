@@ -24,6 +24,8 @@
  *   answer-early       answers when the request arrives, without repainting at the new size
  *   wrong-counter      extended form: answers on counter 1 only (the second stays as it was)
  *   odd-end            ends its updates (and its first frame) at an odd value (+2 instead of +1)
+ *   nested-update      begins a second update inside every fourth one (odd V, then odd V + 2), then
+ *                      ends it even: the counter goes odd -> odd with no request pending
  *   no-drawn-wait      starts updates without waiting for the drawn message
  *   wrong-fence-index  triggers fence (N/2 + 1) % L instead of (N/2) % L
  *   same-size-unanswered  does not answer a request whose configure keeps the size
@@ -304,6 +306,10 @@ static void update(void)
     S.frame++;
     paint();
     xh_round_trip(S.c); /* the drawing reached the server before the update ends */
+    if (S.fault == F_NESTED_UPDATE && S.frame % 4 == 3) { /* an update begun inside this one */
+        begin += 2;
+        set_counter(1, begin);
+    }
     int64_t end = S.fault == F_ODD_END ? begin + 2 : S.variant == V_PLUS3 ? begin + 3 : begin + 1;
     trigger_fence_for(end);
     set_counter(1, end);

@@ -10,7 +10,7 @@ static const char *const fault_names[] = {"none", "answer-early", "wrong-counter
                                           "answer-only-animating", "no-counter", "child-server-paint",
                                           "crash-on-request", "crash-on-update", "answer-before-configure",
                                           "extended-after-map", "counter2-after-map", "answer-on-swap",
-                                          "never-answers-first", "frozen-without-drawn"};
+                                          "never-answers-first", "frozen-without-drawn", "nested-update"};
 /* What each fault breaks (`--list-faults`, read by the spec tools and the client self-test's
  * readers): the clause of cases/clauses.txt, and how. */
 static const struct {
@@ -37,6 +37,7 @@ static const struct {
     {"ewmh-1.5/basic/client-sets-counter", "never answers the first request it gets (later ones as usual)"},
     {"draft-2011/delimited/client-wait-drawn", "waits for ever for a drawn message (no timeout, as GTK's frame clock): "
      "a missed one freezes it (a figure of client/policy/drawn-missed-stall, not a clause's FAIL)"},
+    {"draft-2011/delimited/odd-even", "begins a second update inside every fourth one (odd -> odd), then ends it even"},
 };
 
 static const char *const variant_names[] = {"none", "frame-answer", "map-even", "plus3", "slow-answer",
@@ -106,6 +107,7 @@ usage:
                     "faults: answer-early wrong-counter odd-end no-drawn-wait wrong-fence-index "
                     "same-size-unanswered late-counter answer-only-animating no-counter child-server-paint\n"
                     "        crash-on-request crash-on-update answer-before-configure extended-after-map\n"
-                    "        counter2-after-map\n");
+                    "        counter2-after-map answer-on-swap never-answers-first frozen-without-drawn\n"
+                    "        nested-update\n");
     exit(2);
 }
