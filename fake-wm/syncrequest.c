@@ -18,6 +18,7 @@
 #include "clock.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the request ---- */
@@ -502,7 +503,10 @@ void sync_request_before_show(struct win *w)
     int64_t v = next_value(w);
     send_request(w, v);
     /* the pair the text answers: KWin's manage sends the synthetic ConfigureNotify of the window's
-     * geometry when it sets the mapping state, right after this request */
+     * geometry when it sets the mapping state, right after this request.  The geometry is the
+     * server's: a client that resized its window just before the map (EFL: 1x1, then 320x320) has
+     * its ConfigureNotify still queued behind this MapRequest, and the size fake-wm tracks would
+     * tell it it is 1x1 (ecore_evas then renders at 1x1, and its animation draws nothing) */
     xcb_configure_notify_event_t e;
     memset(&e, 0, sizeof e);
     e.response_type = XCB_CONFIGURE_NOTIFY;
@@ -512,6 +516,15 @@ void sync_request_before_show(struct win *w)
     e.width = w->w;
     e.height = w->h;
     e.border_width = w->bw;
+    xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(X.c, xcb_get_geometry(X.c, w->id), NULL);
+    if (g) {
+        e.x = g->x;
+        e.y = g->y;
+        e.width = g->width;
+        e.height = g->height;
+        e.border_width = g->border_width;
+        free(g);
+    }
     xcb_send_event(X.c, 0, w->id, XCB_EVENT_MASK_STRUCTURE_NOTIFY, (const char *)&e);
     note_requested(w, v);
     start_wait(w, v);
