@@ -70,6 +70,16 @@ void commands_reset_compositor(struct observer *ob)
 
 static const char *const state_names[] = {"", "idle", "animating"};
 
+/* What became of the input focus while the state was sought, in words a report can print: taken
+ * away (a still-drawing application lost it after STATE_UNFOCUS_MS), kept (it had it throughout),
+ * or never the application's (nothing to take away: focus taking found nothing to try). */
+static bool app_focused(struct observer *ob);
+
+static const char *focus_words(struct observer *ob)
+{
+    return ob->focus_taken ? "taken-away" : app_focused(ob) ? "kept" : "never-the-application's";
+}
+
 static void state_reached(struct observer *ob, bool reached, const char *why)
 {
     int64_t now = clock_now_us();
@@ -78,7 +88,7 @@ static void state_reached(struct observer *ob, bool reached, const char *why)
                ob->focus_taken && ob->state_goal == 1 ? "-after-its-input-focus-was-taken-away" : "",
                (long long)((now - ob->state_asked_us) / 1000),
                ob->last_app_damage_us ? (long long)((now - ob->last_app_damage_us) / 1000) : -1, ob->state_draws,
-               ob->focus_taken ? "taken" : "kept");
+               focus_words(ob));
     ob->state_goal = 0;
 }
 
