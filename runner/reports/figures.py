@@ -15,7 +15,8 @@ esc = html.escape
 # what each figure measures (the cases that give them: cases/client/policy/, answer-after-*)
 MEANINGS = {
     "first_show_ms": "map to first show (the application's MapWindow to the compositor's first paint)",
-    "answer_us": "answer latency after the ConfigureNotify that went with the request",
+    "answer_us": "answer latency after the ConfigureNotify that went with the request (negative: the "
+                 "answer came before it, as EFL's does while it animates)",
     "stall_ms": "stall when a drawn message never comes (end of that update to the next beginning)",
 }
 
