@@ -15,6 +15,7 @@
 
 #include "clock.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct shown {
@@ -90,6 +91,11 @@ void drawn_before_map(struct win *w)
         return;
     w->first_drawn_early = true;
     send_drawn(w->id, w->fupd.value, X.last_time, 0, "at the MapRequest, before mapping the window: fault first-drawn-before-map");
+    /* the message goes on the compositor's connection and the map on the WM's: without this round
+     * trip the server may take the map first (it did under stress-ng --cpu 2), and the client sees
+     * its MapNotify before the message the fault means to send before it */
+    xcb_flush(X.pc);
+    free(xcb_get_input_focus_reply(X.pc, xcb_get_input_focus(X.pc), NULL));
 }
 
 void drawn_window_mapped(struct win *w, int64_t value, bool odd)
