@@ -88,8 +88,6 @@ static int start_server(struct run *r)
     return 0;
 }
 
-/* Every profile's compositor, started and probed before the plan: a crash while probing is a
- * result of its own, and the plan must count it.  (A worker given --features probes nothing.) */
 /* The application's states are what it does by itself: under a policy that disturbs it (a drawn
  * message left out freezes an application that waits for it) they are found first under the
  * reference policy, where nothing disturbs it, and the policy's probe pass takes them. */
@@ -116,6 +114,8 @@ static int states_pass(struct run *r, unsigned profiles)
     return r->app_not_started[0] ? bail_out(r, r->app_not_started, EXIT_USAGE) : 0;
 }
 
+/* Every profile's compositor, started and probed before the plan: a crash while probing is a
+ * result of its own, and the plan must count it.  (A worker given --features probes nothing.) */
 static int probe_phase(struct run *r, unsigned profiles)
 {
     int rc = needs_states_pass(r) ? states_pass(r, profiles) : 0;

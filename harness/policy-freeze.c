@@ -11,16 +11,16 @@
 #include "featureset.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define MISSES_DRAWN "policy-misses-drawn"
 
+/* Does the case say `require FEATURE` (not `require no FEATURE`)? */
 static bool requires_feature(const struct testcase *tc, const char *feature)
 {
     for (int i = 0; i < tc->nsteps; i++) {
         const struct step *st = &tc->steps[i];
-        if (st->kind == STEP_REQUIRE && st->ntokens >= 1 && !strcmp(st->tokens[st->ntokens - 1], feature))
+        if (st->kind == STEP_REQUIRE && st->ntokens == 2 && !strcmp(st->tokens[1], feature))
             return true;
     }
     return false;

@@ -37,13 +37,13 @@ struct probe_hooks {
 /* A probe that could not set its scenario up is run again, this many runs in all. */
 #define PROBE_SETUP_ATTEMPTS 2
 
-/* Runs every probe (in the order of probes_order) with env (whose `features` must be fs, filled
- * as the probes decide), logging each to log_dir/<feature>.log; the selections of the running
- * compositor give `wm` and `compositing`.  Sets fs->probe_ms. */
 /* Are the application's states known before probing: decided by an earlier probe pass of this
  * process, or in the table $FRAMESYNC_CLIENT_STATES_FROM names? */
 bool probe_states_known(void);
 
+/* Runs every probe (in the order of probes_order) with env (whose `features` must be fs, filled
+ * as the probes decide), logging each to log_dir/<feature>.log; the selections of the running
+ * compositor give `wm` and `compositing`.  Sets fs->probe_ms. */
 void probes_run(struct testcase **probes, int n, struct run_env *env, struct features *fs, const char *client_binary,
                 const char *log_dir, enum profile p, const struct probe_hooks *hooks);
 

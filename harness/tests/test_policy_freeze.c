@@ -41,8 +41,9 @@ static struct result failed(const char *clause)
     return r;
 }
 
-static char *require_tokens[] = {"policy-misses-drawn"};
-static struct step stall_steps[] = {{.kind = STEP_REQUIRE, .tokens = require_tokens, .ntokens = 1}};
+/* as casesteps.c parses `require policy-misses-drawn` */
+static char *require_tokens[] = {"require", "policy-misses-drawn"};
+static struct step stall_steps[] = {{.kind = STEP_REQUIRE, .tokens = require_tokens, .ntokens = 2}};
 static struct testcase answer_case = {.id = "client/answer-same-size/animating"};
 static struct testcase stall_case = {.id = "client/policy/drawn-missed-stall", .steps = stall_steps, .nsteps = 1};
 
