@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 
-from runner import paths
+from runner import paths, probe
 from runner.reports import figures
 from runner.results import RunResults
 
@@ -61,7 +61,7 @@ def share_states(out, name, given):
     """After the reference policy's run: the application's states found there (what it does by
     itself, which no policy disturbs) are the later policies' (the harness would otherwise find them
     again under the reference policy at the start of each run, harness/executor.c)."""
-    table = os.path.join(out, name, "probes", "0", "features.tsv")
+    table = os.path.join(probe.folder(os.path.join(out, name), 0), "features.tsv")
     if name == "reference" and not given and os.path.exists(table):
         os.environ[STATES_FROM] = table
 

@@ -81,12 +81,18 @@ def batches(cmds, jobs, client):
     return out + [rest[i:i + max(1, jobs)] for i in range(0, len(rest), max(1, jobs))]
 
 
+def folder(out, k):
+    """Where the K-th probe run of a run in OUT writes (0: the first, the one that finds the
+    application's states in a client run)."""
+    return os.path.join(out, "probes", str(k))
+
+
 def run_probes(harness, args, groups, out, jobs, pool):
     """Runs the probe runs, `jobs` at a time; -> their output folders.  pool.extra holds the live
     ones, so that a signal reaches them; after a signal no more are started.  Raises ProbeFailed."""
     cmds = []
     for k, profs in enumerate(groups):
-        pout = os.path.join(out, "probes", str(k))
+        pout = folder(out, k)
         cmds.append((pout, [harness] + without_profiles(args) + ["--profile", ",".join(profs), "--probe",
                                                                   "--out", pout]))
     client = any(a == "--client" or a.startswith("--client=") for a in args)

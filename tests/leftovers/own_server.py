@@ -7,7 +7,7 @@ import shlex
 import signal
 import socket
 
-from leftovers.sandbox import BAD_WM, CASE, FAKE_WM, OWN_WM, results
+from leftovers.sandbox import BAD_WM, CASE, FAKE_WM, OWN_WM, pid_live, results
 
 def own(*words):
     """A compositor that brings its own X server (xserver: own) running the WM command words."""
@@ -21,20 +21,6 @@ def lock_pid(display):
             return int(f.read().strip() or 0)
     except (OSError, ValueError):
         return None
-
-
-def alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def served(sock):
@@ -61,7 +47,7 @@ def own_displays_left(stdout):
         left.append("a server named without its display and pid: cannot tell what is left")
     for n, pid in attached:
         pid = int(pid)
-        if pid > 0 and alive(pid):
+        if pid > 0 and pid_live(pid):
             left.append("X server pid %d of :%s" % (pid, n))
         if lock_pid(n) == pid:
             left.append("/tmp/.X%s-lock" % n)

@@ -52,17 +52,25 @@ def our_children():
     return found
 
 
+def pid_live(pid):
+    """pid is a process that runs (a zombie nobody reaped yet does not)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2:].split()[0] != "Z"
+
+
 def daemon_alive(pid):
     """pid, one of messy-session.sh's daemons, lives (a zombie does not; a pid reused by another
     program is not it)."""
     try:
-        with open("/proc/%d/stat" % pid) as f:
-            stat = f.read()
         with open("/proc/%d/cmdline" % pid, "rb") as f:
             cmd = f.read().replace(b"\0", b" ")
     except OSError:
         return False
-    return stat[stat.rfind(")") + 2:].split()[0] != "Z" and (b"sleep 600" in cmd or b"dbus-daemon" in cmd)
+    return pid_live(pid) and (b"sleep 600" in cmd or b"dbus-daemon" in cmd)
 
 
 def reap_zombies():
