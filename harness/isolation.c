@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 /* The folders of a private home, as NAME and the path under dir; the XDG ones where a program
- * that ignores the variables looks too (~/.config, ...), so both ways land in the same place. */
+ * that ignores the variables looks too (~/.config, ...), so both ways land in the same place.
+ * TMPDIR too: EFL's efreetd left a log per start in /tmp (312 after one client matrix) and
+ * Chromium its org.chromium.Chromium.* folders; in the private folder they go with the run. */
 static const char *const folders[][2] = {
     {"HOME", "home"},
     {"XDG_CONFIG_HOME", "home/.config"},
@@ -21,6 +23,7 @@ static const char *const folders[][2] = {
     {"XDG_CACHE_HOME", "home/.cache"},
     {"XDG_STATE_HOME", "home/.local/state"},
     {"XDG_RUNTIME_DIR", "run"},
+    {"TMPDIR", "tmp"},
 };
 #define NFOLDERS (sizeof folders / sizeof folders[0])
 #define BUS_ENV NFOLDERS /* the index of DBUS_SESSION_BUS_ADDRESS in env */

@@ -1,6 +1,6 @@
 /* Isolation of what the suite starts from the user's session: a private home (HOME,
- * XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME, XDG_STATE_HOME, and XDG_RUNTIME_DIR with mode
- * 0700) in a folder of the run's private temp dir, and a D-Bus session bus of its own.  A program
+ * XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME, XDG_STATE_HOME, XDG_RUNTIME_DIR and TMPDIR, with
+ * mode 0700) in a folder of the run's private temp dir, and a D-Bus session bus of its own.  A program
  * under test then neither reads nor changes the user's settings (its verdicts cannot depend on
  * them), leaves nothing in the user's home, and what it activates on its bus (the accessibility
  * bus, dconf, ...) ends with that bus.
@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include "proc.h"
 
-#define ISOLATION_NENV 8
+#define ISOLATION_NENV 9
 
 struct isolation {
     char dir[PATH_MAX];                 /* home/ and run/ are made in it */
@@ -26,8 +26,8 @@ struct isolation {
     char no_bus[256];                   /* why there is no bus ("": there is one, or none was wanted) */
 };
 
-/* Makes dir/home (with the XDG folders in their usual places under it) and dir/run (0700, the
- * runtime dir) and, when with_bus, starts `dbus-daemon --session` listening in dir/run, waiting
+/* Makes dir/home (with the XDG folders in their usual places under it), dir/run (the runtime
+ * dir) and dir/tmp (TMPDIR), all 0700, and, when with_bus, starts `dbus-daemon --session` listening in dir/run, waiting
  * for it to print its address (at most timeout_ms).  DBUS_SESSION_BUS_ADDRESS names that socket
  * also without a bus (with_bus false: the command brings its own, dbus-run-session; or no
  * dbus-daemon installed, said in no_bus): a program then finds no bus instead of the user's, and

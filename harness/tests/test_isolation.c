@@ -49,7 +49,8 @@ static void test_folders_and_variables(void **state)
     assert_int_equal(isolation_open(&iso, dir, false, 1000, err, sizeof err), 0);
     static const char *const expected[][2] = {
         {"HOME", "home"}, {"XDG_CONFIG_HOME", "home/.config"}, {"XDG_DATA_HOME", "home/.local/share"},
-        {"XDG_CACHE_HOME", "home/.cache"}, {"XDG_STATE_HOME", "home/.local/state"}, {"XDG_RUNTIME_DIR", "run"}};
+        {"XDG_CACHE_HOME", "home/.cache"}, {"XDG_STATE_HOME", "home/.local/state"}, {"XDG_RUNTIME_DIR", "run"},
+        {"TMPDIR", "tmp"}};
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
         snprintf(want, sizeof want, "%s/%s", dir, expected[i][1]);
         assert_non_null(value_of(&iso, expected[i][0]));

@@ -1,8 +1,8 @@
 #!/bin/sh
 # messy-session.sh: a program that does to its session what desktop programs do, for
 # tests/test_leftovers.py (run as the compositor under test, or as the application under --client):
-# it notes the environment it was given, writes into its home and every XDG folder (and where a
-# program that ignores the variables writes: ~/.config, ~/.cache, ...), asks its session bus for
+# it notes the environment it was given, writes into its home, every XDG folder and $TMPDIR (and
+# where a program that ignores the variables writes: ~/.config, ~/.cache, ...), asks its session bus for
 # its id, asks it for the accessibility bus (as GTK and Qt do: the bus activates
 # at-spi-bus-launcher, which starts a dbus-daemon of its own), starts a bus daemon that forks away
 # (as libdbus's autolaunch and dbus-launch do), and double-forks a daemon that ignores SIGTERM;
@@ -18,7 +18,7 @@ shift
 env > "$notes/env"
 for d in "$HOME" "${XDG_CONFIG_HOME:-$HOME/.config}" "${XDG_DATA_HOME:-$HOME/.local/share}" \
          "${XDG_CACHE_HOME:-$HOME/.cache}" "${XDG_STATE_HOME:-$HOME/.local/state}" \
-         "$HOME/.config" "$HOME/.cache" "$HOME/.local/share" "${XDG_RUNTIME_DIR:-$HOME}"; do
+         "$HOME/.config" "$HOME/.cache" "$HOME/.local/share" "${XDG_RUNTIME_DIR:-$HOME}" "${TMPDIR:-/tmp}"; do
     mkdir -p "$d/messy-session" && echo "written by $$" > "$d/messy-session/file"
 done
 stat -c %a "${XDG_RUNTIME_DIR:-/nonexistent}" > "$notes/runtime-mode" 2>&1

@@ -27,7 +27,7 @@ def private_env(ctx, what, folder_re):
         return ["%s left no notes: %s" % (what, e)]
     folder = re.compile("^" + re.escape(ctx.tmpdir) + "/" + folder_re + "/")
     problems = []
-    for name in ("HOME", "XDG_RUNTIME_DIR") + USER_XDG:
+    for name in ("HOME", "XDG_RUNTIME_DIR", "TMPDIR") + USER_XDG:
         value = env.get(name, "")
         problems += ctx.expect(folder.match(value + "/"), "the %s's %s is %r, not in the run's private folder"
                                % (what, name, value))
