@@ -89,7 +89,7 @@ const struct fault_desc fault_table[F_COUNT] = {
     {F_TIMINGS_WRONG_VALUE, "timings-wrong-value", "de-facto/frame-timings/layout",
      "_NET_WM_FRAME_TIMINGS carries the value off by 2"},
     {F_COMPRESS_TO_FIRST, "compress-to-first", "draft-2011/drawn/compress",
-     "of several updates shown by one repaint, reports only the first"},
+     "holds an update's message 150 ms and compresses the updates shown meanwhile into it, naming the first"},
     {F_FENCES_NOT_ADVERTISED, "fences-not-advertised", "draft-2011/fences/advertised",
      "waits on the clients' fences but leaves _NET_WM_SYNC_FENCES out of _NET_SUPPORTED"},
     {F_L4_MARKER_DRAFT, "l4-marker-draft", "draft-2011/extended/l4-zero",
