@@ -122,8 +122,14 @@ class CaseRef:
     def __init__(self, cid, path):
         self.id, self.path = cid, path
         self.header = []        # the clause: header, first = main
-        self.checks = []        # clauses of `check CLAUSE-ID` sections
+        self.checks = []        # clauses of `check CLAUSE-ID` sections, in every profile's form
+        self.checks_in = {}     # {profile: its `check` clauses} for a case with `vary:` lines
         self.profiles = []
+
+    def checks_of(self, profile):
+        """The `check` clauses of the case as it runs in profile: a varying case's clause in that
+        profile's form only (its de-facto run checks no draft-2011 clause)."""
+        return self.checks_in.get(profile, self.checks)
 
     @property
     def clauses(self):
@@ -165,6 +171,20 @@ def expand_vary(lines):
     return out
 
 
+def vary_checks(lines):
+    """{profile: [clause]} of the `check` lines of a case with `vary:` lines, each profile's
+    {NAME} replaced by its own value ({} without `vary:`)."""
+    rows = [m for m in (VARY_RE.match(line) for line in lines) if m]
+    out = {}
+    for row in rows:
+        values = dict(w.partition("=")[::2] for w in row.group(2).split())
+        for line in lines:
+            m = CHECK_LINE_RE.match(VARY_NAME_RE.sub(lambda n: values.get(n.group(1), n.group(0)), line))
+            if m:
+                out.setdefault(row.group(1), []).append(m.group(1))
+    return out
+
+
 def parse_cases(cases_dir):
     """Every *.case under cases_dir -> {case id: CaseRef}.  Only the lines that name clauses are
     read; the harness is the judge of the rest of a case file."""
@@ -177,7 +197,8 @@ def parse_cases(cases_dir):
             path = os.path.join(folder, name)
             ref = None
             with open(path, encoding="utf-8", errors="replace") as f:
-                lines = expand_vary(f.read().splitlines(True))
+                raw = f.read().splitlines(True)
+                lines = expand_vary(raw)
                 for line in lines:
                     m = CASE_ID_RE.match(line)
                     if m and ref is None:
@@ -197,6 +218,7 @@ def parse_cases(cases_dir):
                     if m:
                         ref.checks.append(m.group(1))
             if ref is not None:
+                ref.checks_in = vary_checks(raw)
                 out[ref.id] = ref
     return out
 

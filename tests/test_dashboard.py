@@ -12,7 +12,8 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from runner import interop_table  # noqa: E402
+from runner import catalog, interop_table  # noqa: E402
+from runner.spec.interop import Interop  # noqa: E402
 
 RUNNER = [sys.executable, "-m", "runner"]
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "gate")
@@ -71,6 +72,22 @@ class DashboardTest(unittest.TestCase):
         p = runner("dashboard", bad, "--out", os.path.join(self.tmp, "d"))
         self.assertEqual(p.returncode, 2)
         self.assertIn("bad.json: not a framesync submission", p.stderr)
+
+
+class VaryingCaseTest(unittest.TestCase):
+    """A case with `vary:` lines checks one clause per profile: its de-facto result counts for the
+    de-facto clause only (the draft's _NET_WM_SYNC_DRAWN row had been credited with mutter's
+    de-facto pass of drawn/advertised-is-sent, and listed as ready to propose)."""
+
+    def test_checks_in_the_profiles_form(self):
+        ref = catalog.parse_cases(os.path.join(ROOT, "cases"))["drawn/advertised-is-sent"]
+        self.assertEqual(ref.checks_of("de-facto"), ["de-facto/frame-drawn/advertised"])
+        self.assertEqual(ref.checks_of("draft-2011"), ["draft-2011/drawn/advertised"])
+        self.assertEqual(sorted(ref.checks), ["de-facto/frame-drawn/advertised", "draft-2011/drawn/advertised"])
+        inter = Interop()
+        inter.case_refs = {ref.id: ref}
+        passed = {"id": ref.id, "profile": "de-facto", "verdict": "PASS", "clauses": ["de-facto/frame-drawn/advertised"]}
+        self.assertEqual(inter.clauses_of_case(passed), ["de-facto/frame-drawn/advertised"])
 
 
 class CodeBaseTest(unittest.TestCase):

@@ -6,7 +6,8 @@ a case belongs to: the case's own "compositor" / "client" field when it has one 
 several implementations), else the doc's compositor (or client) of the case's profile.
 
 A case counts for the clauses of its header (the first is the one it checks, the others are
-clauses "whose failure the case also shows") and of its `check CLAUSE` sections; a FAIL counts
+clauses "whose failure the case also shows") and of its `check CLAUSE` sections (a case with
+`vary:` lines: in the form of its result's profile only, catalog.CaseRef.checks_of); a FAIL counts
 only for the clause it is filed under ("failed_clause" when the results have it, else the main
 clause; a client-initiated case that failed while its interactive/ variant passed counts as a
 skip, see trigger_only).  A clause's cell for one implementation: fail if any case failed it, else unresolved if
@@ -163,7 +164,7 @@ class Interop:
         ref = self.case_refs.get(c.get("id")) if self.case_refs else None
         header = c.get("clauses") or (ref.header if ref else [])
         main = header[0] if header else ""
-        checks = ref.checks if ref else []
+        checks = ref.checks_of(c.get("profile")) if ref else []
         if c.get("verdict") == "FAIL":
             return [c.get("failed_clause") or main]
         return header + [x for x in checks if x not in header]
