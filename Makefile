@@ -26,7 +26,7 @@ COMMON_SRC   := $(wildcard common/*.c)
 COMMON_X     := common/xhelpers.c
 HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(COMMON_SRC)
 HARNESS_OBJ  := $(HARNESS_SRC:.c=.o)
-SCRIPTED_SRC := $(wildcard fake-clients/scripted-client/*.c) $(COMMON_X) common/monitors.c
+SCRIPTED_SRC := $(wildcard fake-clients/scripted-client/*.c) $(COMMON_X) common/monitors.c common/input-barrier.c
 WM_SRC       := $(wildcard fake-wm/*.c) $(COMMON_X) common/terms.c common/monitors.c
 OBSERVER_SRC := $(wildcard app-observer/*.c) $(COMMON_X)
 MODEL_APP_SRC := $(wildcard fake-clients/model-app/*.c) $(COMMON_X)
