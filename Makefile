@@ -161,8 +161,9 @@ tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c $(COMMON_X) common/clock.h common/x
 tests/xtest-seat/xtest-seat: tests/xtest-seat/xtest-seat.c
 	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@.new $< $(X_LIBS) && mv -f $@.new $@
 
-# the input path into a compositor's own seat (input:, --input) gives XTEST's verdicts (< 1 min)
-input-path: all tests/xtest-seat/xtest-seat
+# the input path into a compositor's own seat (input:, --input) gives XTEST's verdicts, and its barrier
+# (--input-barrier) orders the seat's events after the client's X events (about 1-1.5 min)
+input-path: all tests/xtest-seat/xtest-seat tests/bad-wms/bad-wm
 	python3 tests/test_input_path.py
 
 # the screen stream sees what fake-wm composites through cage (rootful Xwayland), faults and all
