@@ -126,8 +126,9 @@ struct client {
     uint64_t nresized;    /* ConfigureNotify events that changed the size */
     uint64_t nmapped, nunmapped;
     uint64_t nkeypresses; /* KeyPress events of the window (selected on the seat path only) */
-    /* barrier.c: the input barrier's messages sent, and the WM's writes that answer them */
-    uint64_t nbarriers, nbarrier_writes;
+    /* barrier.c: the input barrier's messages sent, and the WM's writes that answer them; counter
+     * writes of this client (an answer made while a barrier waits needs a barrier of its own) */
+    uint64_t nbarriers, nbarrier_writes, ncounter_sets;
     int resize_timerfd;
     struct resize resize;
 
