@@ -26,7 +26,7 @@ COMMON_SRC   := $(wildcard common/*.c)
 COMMON_X     := common/xhelpers.c
 HARNESS_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(COMMON_SRC)
 HARNESS_OBJ  := $(HARNESS_SRC:.c=.o)
-SCRIPTED_SRC := $(wildcard fake-clients/scripted-client/*.c) $(COMMON_X) common/monitors.c
+SCRIPTED_SRC := $(wildcard fake-clients/scripted-client/*.c) $(COMMON_X) common/monitors.c common/input-barrier.c
 WM_SRC       := $(wildcard fake-wm/*.c) $(COMMON_X) common/terms.c common/monitors.c
 OBSERVER_SRC := $(wildcard app-observer/*.c) $(COMMON_X)
 MODEL_APP_SRC := $(wildcard fake-clients/model-app/*.c) $(COMMON_X)
@@ -161,8 +161,9 @@ tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c $(COMMON_X) common/clock.h common/x
 tests/xtest-seat/xtest-seat: tests/xtest-seat/xtest-seat.c
 	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@.new $< $(X_LIBS) && mv -f $@.new $@
 
-# the input path into a compositor's own seat (input:, --input) gives XTEST's verdicts (< 1 min)
-input-path: all tests/xtest-seat/xtest-seat
+# the input path into a compositor's own seat (input:, --input) gives XTEST's verdicts, and its barrier
+# (--input-barrier) orders the seat's events after the client's X events (about 1-1.5 min)
+input-path: all tests/xtest-seat/xtest-seat tests/bad-wms/bad-wm
 	python3 tests/test_input_path.py
 
 # the screen stream sees what fake-wm composites through cage (rootful Xwayland), faults and all

@@ -1,4 +1,5 @@
-/* The parametrised injections for the benchmark: `--inject NAME=VALUE`.  They are not clause
+/* The parametrised injections for the benchmark (and one for the input path's proof):
+ * `--inject NAME=VALUE`.  They are not clause
  * faults (nothing they do breaks a clause: they only make fake-wm slower or compress more), so
  * --list-faults, whose rows the self-test iterates, does not list them; --help and README.md do.
  *   paint-delay=MS     the repaint that shows a completed update comes MS ms after the update ended
@@ -11,7 +12,10 @@
  *   configure-drop=K   every K-th step of a pointer resize is dropped (never configured)
  *   configure-before-answer=N  every N-th synced step of a pointer resize is not waited for: shown
  *                      at once at its new size, painted for the old one (the glitch of a WM that
- *                      configures before the answer with a compositor that does not hold) */
+ *                      configures before the answer with a compositor that does not hold)
+ * and for the proof of the scripted client's input barrier (tests/test_input_path.py):
+ *   input-first=MS     keys, buttons and motions are handled at once, the WM connection's other
+ *                      events MS ms after they came (inputfirst.h: KWin under Wayland) */
 #include "injections.h"
 
 #include "state.h"
@@ -38,6 +42,8 @@ static const struct {
     {"configure-drop=K", 2, 1000000, &opt.configure_drop, "every K-th step of a pointer resize is dropped"},
     {"configure-before-answer=N", 1, 1000000, &opt.configure_before_answer,
      "every N-th synced step of a pointer resize is shown at once, unanswered, and not waited for"},
+    {"input-first=MS", 0, 60000, &opt.input_first_ms,
+     "keys, buttons, motions at once, the WM connection's other events MS ms late (KWin under Wayland)"},
 };
 
 bool injection_parse(const char *arg)

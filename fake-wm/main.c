@@ -6,6 +6,7 @@
 #include "faults.h"
 #include "features.h"
 #include "injections.h"
+#include "inputfirst.h"
 #include "log.h"
 #include "moveresize.h"
 #include "options.h"
@@ -82,6 +83,7 @@ static int64_t min64(int64_t a, int64_t b)
 /* the timers of every part: sync request timeouts, grab retries and motion, then the compositor's */
 static void check_timers(int64_t now)
 {
+    wm_check_kept(now);
     sync_check_timers(now);
     moveresize_check_timers(now);
     if (opt.composite)
@@ -90,7 +92,7 @@ static void check_timers(int64_t now)
 
 static int64_t next_deadline(void)
 {
-    int64_t deadline = min64(sync_next_deadline(), moveresize_next_deadline());
+    int64_t deadline = min64(min64(sync_next_deadline(), moveresize_next_deadline()), inputfirst_next_deadline());
     if (opt.composite)
         deadline = min64(deadline, comp_next_deadline());
     return deadline;

@@ -37,6 +37,7 @@ struct options {
     int resize_lag_ms;     /* a pointer resize follows the pointer MS ms late */
     int configure_drop;    /* every K-th pointer resize step is dropped */
     int configure_before_answer; /* every N-th synced pointer resize step is not waited for */
+    int input_first_ms;    /* input at once, the WM connection's other events MS ms late (inputfirst.h) */
 };
 extern struct options opt;
 
@@ -49,7 +50,7 @@ enum atom_id {
     A_NET_SUPPORTED, A_NET_SUPPORTING_WM_CHECK, A_NET_WM_NAME,
     A_NET_WM_SYNC_REQUEST, A_NET_WM_SYNC_REQUEST_COUNTER,
     A_NET_WM_SYNC_DRAWN, A_NET_WM_SYNC_FENCES,
-    A_NET_WM_FRAME_DRAWN, A_NET_WM_FRAME_TIMINGS, A_NET_WM_MOVERESIZE,
+    A_NET_WM_FRAME_DRAWN, A_NET_WM_FRAME_TIMINGS, A_NET_WM_MOVERESIZE, A_NET_WM_FULLSCREEN_MONITORS,
     A_NET_WM_CM_S0, A_FAKE_WM_TIMESTAMP, A_FAKE_WM_PAINT_STAMP, A_FRAMESYNC_WM_CONTROL, A_FRAMESYNC_WM_NOTE,
     A_COUNT
 };

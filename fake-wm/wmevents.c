@@ -3,6 +3,7 @@
 #include "wmint.h"
 
 #include "embedded.h"
+#include "inputfirst.h"
 #include "keyresize.h"
 #include "log.h"
 #include "state.h"
@@ -54,7 +55,13 @@ void wm_dispatch(xcb_generic_event_t *ev)
         log_x_error("wm", (xcb_generic_error_t *)ev);
         return;
     }
-    handle_event(ev);
+    if (!inputfirst_defer(ev)) /* --inject input-first=MS: later, in wm_check_kept */
+        handle_event(ev);
+}
+
+void wm_check_kept(int64_t now)
+{
+    inputfirst_check(now, handle_event);
 }
 
 void wm_catch_up(void)

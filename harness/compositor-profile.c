@@ -1,5 +1,6 @@
 #include "compositor-profile.h"
 #include "conffile.h"
+#include "input-barrier.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,7 +11,7 @@
 
 struct parse_state {
     struct compositor_profile *p;
-    int seen_composites;
+    int seen_composites, seen_barrier;
 };
 
 static int one_of(const char *value, const char *const *allowed)
@@ -21,12 +22,51 @@ static int one_of(const char *value, const char *const *allowed)
     return 0;
 }
 
+/* The keys of the helpers that speak to the compositor (screen capture and stream, the input path
+ * and its barrier) and of what its run may lack: 0 taken, -1 wrong (err), 1 not one of them. */
+static int parse_helper_key(struct parse_state *st, const char *key, const char *value, const char *path,
+                            int lineno, char *err, size_t errlen)
+{
+    struct compositor_profile *p = st->p;
+    if (!strcmp(key, "screen-capture")) {
+        if (p->screen_capture[0])
+            return conf_fail(err, errlen, path, lineno, "a second `screen-capture:` (one is allowed)");
+        if (!strstr(value, "{x}") || !strstr(value, "{y}") || !strstr(value, "{w}") || !strstr(value, "{h}"))
+            return conf_fail(err, errlen, path, lineno, "`screen-capture:` needs {x}, {y}, {w} and {h} (the region "
+                             "its PPM must show)");
+        snprintf(p->screen_capture, sizeof p->screen_capture, "%s", value);
+    } else if (!strcmp(key, "allow-empty")) {
+        size_t o = strlen(p->allow_empty);
+        snprintf(p->allow_empty + o, sizeof p->allow_empty - o, "%s%s", o ? " " : "", value);
+    } else if (!strcmp(key, "no-xtest")) {
+        size_t o = strlen(p->no_xtest);
+        snprintf(p->no_xtest + o, sizeof p->no_xtest - o, "%s%s", o ? " " : "", value);
+    } else if (!strcmp(key, "input") || !strcmp(key, "screen-stream")) { /* input-path.h, stream.h */
+        char *dst = key[0] == 'i' ? p->input : p->screen_stream; /* both 1024 bytes */
+        if (dst[0])
+            return conf_fail(err, errlen, path, lineno, "a second `%s:` (one is allowed)", key);
+        snprintf(dst, sizeof p->input, "%s", value);
+    } else if (!strcmp(key, "input-barrier")) { /* common/input-barrier.h */
+        if (st->seen_barrier++)
+            return conf_fail(err, errlen, path, lineno, "a second `input-barrier:` (one is allowed)");
+        if ((p->input_barrier = input_barrier_parse(value)) < 0)
+            return conf_fail(err, errlen, path, lineno, "`input-barrier:` takes %s, not `%s`", INPUT_BARRIER_KINDS,
+                             value);
+    } else {
+        return 1;
+    }
+    return 0;
+}
+
 /* One `key: value` line of a compositor profile (conf_read has checked its shape). */
 static int parse_key(void *ctx, const char *key, const char *value, const char *path, int lineno, char *err,
                      size_t errlen)
 {
     struct parse_state *st = ctx;
     struct compositor_profile *p = st->p;
+    int helper = parse_helper_key(st, key, value, path, lineno, err, errlen);
+    if (helper <= 0)
+        return helper;
     if (!strcmp(key, "command")) {
         if (p->command[0])
             return conf_fail(err, errlen, path, lineno, "a second `command:` (one is allowed)");
@@ -64,24 +104,6 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
         if (!one_of(value, (const char *const[]){"xvfb", "own", NULL}))
             return conf_fail(err, errlen, path, lineno, "`xserver:` takes xvfb or own, not `%s`", value);
         p->own_xserver = !strcmp(value, "own");
-    } else if (!strcmp(key, "screen-capture")) {
-        if (p->screen_capture[0])
-            return conf_fail(err, errlen, path, lineno, "a second `screen-capture:` (one is allowed)");
-        if (!strstr(value, "{x}") || !strstr(value, "{y}") || !strstr(value, "{w}") || !strstr(value, "{h}"))
-            return conf_fail(err, errlen, path, lineno, "`screen-capture:` needs {x}, {y}, {w} and {h} (the region "
-                             "its PPM must show)");
-        snprintf(p->screen_capture, sizeof p->screen_capture, "%s", value);
-    } else if (!strcmp(key, "allow-empty")) {
-        size_t o = strlen(p->allow_empty);
-        snprintf(p->allow_empty + o, sizeof p->allow_empty - o, "%s%s", o ? " " : "", value);
-    } else if (!strcmp(key, "no-xtest")) {
-        size_t o = strlen(p->no_xtest);
-        snprintf(p->no_xtest + o, sizeof p->no_xtest - o, "%s%s", o ? " " : "", value);
-    } else if (!strcmp(key, "input") || !strcmp(key, "screen-stream")) { /* input-path.h, stream.h */
-        char *dst = key[0] == 'i' ? p->input : p->screen_stream; /* both 1024 bytes */
-        if (dst[0])
-            return conf_fail(err, errlen, path, lineno, "a second `%s:` (one is allowed)", key);
-        snprintf(dst, sizeof p->input, "%s", value);
     } else if (!strcmp(key, "packages")) {
         snprintf(p->packages, sizeof p->packages, "%s", value);
     } else if (!strcmp(key, "binary")) {
@@ -95,7 +117,8 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
     } else {
         return conf_fail(err, errlen, path, lineno,
                          "unknown key `%s:` (expected command, replace, env, ready, composites, resize-trigger, "
-                         "xserver, screen-capture, screen-stream, allow-empty, no-xtest, input, packages, binary, pacing or notes)",
+                         "xserver, screen-capture, screen-stream, allow-empty, no-xtest, input, input-barrier, packages, binary, "
+                         "pacing or notes)",
                          key);
     }
     return 0;
@@ -140,6 +163,8 @@ int compositor_profile_parse(const char *path, struct compositor_profile *p, cha
     if (rc == 0 && p->screen_stream[0] && !p->own_xserver)
         rc = conf_fail(err, errlen, path, lineno, "`screen-stream:` is for a compositor that brings its own X "
                        "server (`xserver: own`): on the suite's Xvfb the root shows the screen");
+    if (rc == 0 && p->input_barrier && !p->input[0])
+        rc = conf_fail(err, errlen, path, lineno, "`input-barrier:` orders the events of `input:`, and there is none");
     if (rc == 0 && !p->binary[0])
         conf_derive_binary(p->command, p->binary, sizeof p->binary);
     if (rc < 0)

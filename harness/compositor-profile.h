@@ -29,6 +29,8 @@ struct compositor_profile {
     char no_xtest[512];      /* `no-xtest:`: why XTEST input does not reach it ("": it does) */
     char input[1024];        /* `input:`: the helper that puts input into its own seat ("": none;
                                 harness/input-path.h); it replaces XTEST for interactive resizes */
+    int input_barrier;       /* `input-barrier:`: what orders each of input's events after the X events
+                                the client caused before it (common/input-barrier.h; 0: none) */
     char packages[512];
     char binary[256];        /* blank-separated programs; derived from command when not given */
     char notes[2048];

@@ -9,7 +9,9 @@
  * standard output (`done` / `error`), after a first line `ready x=X y=Y width=W height=H` that says
  * where the seat's monitor is on the compositor's stage.  Every fake client of a case gets the
  * other end (FRAMESYNC_INPUT_FD, fake-clients/scripted-client/PROTOCOL.md); only one drives input
- * at a time (a `resize` is one command, waited for).  The helper is stopped, and reaped, with the
+ * at a time (a `resize` is one command, waited for).  With a barrier (`input-barrier:`,
+ * common/input-barrier.h) they also get its kind (FRAMESYNC_INPUT_BARRIER), and before each event
+ * make a round trip through the WM that it answers only after the X events they caused before.  The helper is stopped, and reaped, with the
  * compositor.
  *
  * Root coordinates go to the helper unchanged, so the monitor must be the whole X root at 0,0: a
@@ -26,6 +28,8 @@ struct input_path {
     struct proc *proc;
     int fd;                 /* the harness's end (close-on-exec; the clients get it), or -1 */
     int x, y, width, height;  /* its monitor on the stage (its `ready` line) */
+    int barrier;            /* what orders each of its events after the client's earlier X events: a
+                               kind of common/input-barrier.h, handed to the clients with fd */
 };
 
 /* Parses the helper's first line; 0, or -1 with err (its own `error msg=...`, or what was wrong). */

@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "conffile.h"
 #include "grabwatch.h"
+#include "input-barrier.h"
 #include "outdir.h"
 #include "probe.h"
 #include "wm-replace.h"
@@ -182,8 +183,14 @@ static void start_input(struct run *r)
         return;
     }
     r->have_input = true;
+    r->input.barrier = r->o->input_barrier;
+    char barrier[160] = "";
+    if (r->input.barrier)
+        snprintf(barrier, sizeof barrier, "; each event after a %s barrier through the WM (common/input-barrier.h)",
+                 input_barrier_name(r->input.barrier));
     snprintf(r->input_desc, sizeof r->input_desc, "the compositor's own seat: `%s` (its monitor %dx%d at 0,0 on the "
-             "stage, the X root's size: root coordinates are the stage's)", command, r->input.width, r->input.height);
+             "stage, the X root's size: root coordinates are the stage's)%s", command, r->input.width, r->input.height,
+             barrier);
     tap_comment(&r->tap, "input of interactive resizes on %s: %s", r->x.display_name, r->input_desc);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "input-barrier.h"
 
 void options_usage(FILE *f)
 {
@@ -22,6 +23,9 @@ void options_usage(FILE *f)
           "  --input CMD         the keys and pointer of its interactive resizes go into its own seat\n"
           "                      through CMD (a helper speaking harness/input-path.h's lines, as\n"
           "                      `input:` of a conf: tools/mutter-input), not XTEST into the X server\n"
+          "  --input-barrier KIND  before each of those events, a round trip through the WM that it\n"
+          "                      answers after the X events the client caused before (none or\n"
+          "                      fullscreen-monitors; default: input-barrier: of its conf, else none)\n"
           "  --resize-trigger T  how `A resize` makes it send sync requests: configure, keyboard,\n"
           "                      pointer or map (default: what the probes find works)\n"
           "  --replace-with CMD  the command line of a new instance of the compositor that replaces\n"
@@ -134,6 +138,12 @@ static int parse_value(int ch, const char *arg, struct options *o)
         }
         o->xserver = arg;
         return 0;
+    case 'i':
+        if ((o->input_barrier = input_barrier_parse(arg)) < 0) {
+            fprintf(stderr, "framesync: --input-barrier takes %s, not `%s`\n", INPUT_BARRIER_KINDS, arg);
+            return -1;
+        }
+        return 0;
     case 'X':
         if (fail_on_parse(arg, &o->fail_on) < 0) {
             fprintf(stderr, "framesync: --fail-on takes must, should or any, not `%s`\n", arg);
@@ -193,6 +203,13 @@ static int resolve_names(struct options *o)
         o->resize_trigger = o->wm_profile.resize_trigger;
     if (o->wm_named && !o->input && o->wm_profile.input[0])
         o->input = o->wm_profile.input;
+    if (o->input_barrier < 0)
+        o->input_barrier = o->wm_named ? o->wm_profile.input_barrier : INPUT_BARRIER_NONE;
+    if (o->input_barrier != INPUT_BARRIER_NONE && !o->input) {
+        fprintf(stderr, "framesync: --input-barrier %s orders the events of an input path into the compositor's "
+                        "seat, and there is none (--input, or input: of its conf)\n", input_barrier_name(o->input_barrier));
+        return -1;
+    }
     if (o->input && o->client) {
         fprintf(stderr, "framesync: --input is the input path of a compositor under test (--wm); --client runs "
                         "the reference compositor on Xvfb, where XTEST reaches it\n");
@@ -211,6 +228,7 @@ static void defaults(struct options *o)
 {
     memset(o, 0, sizeof *o);
     o->timeout_scale = 1.0;
+    o->input_barrier = -1;
     o->wm_timeout_ms = 15000;
     o->nshards = 1;
     cli_root(o->root, sizeof o->root);
@@ -231,6 +249,7 @@ int options_parse(int argc, char **argv, struct options *o)
         {"allow-empty", no_argument, 0, 'Y'},     {"fail-on", required_argument, 0, 'X'},
         {"xserver", required_argument, 0, 'x'},   {"input", required_argument, 0, 'I'},
         {"replace-with", required_argument, 0, 'B'}, {"policy", required_argument, 0, 'O'},
+        {"input-barrier", required_argument, 0, 'i'},
         {0, 0, 0, 0}};
     defaults(o);
     bool list = false, coverage = false, probe = false;
@@ -255,7 +274,7 @@ int options_parse(int argc, char **argv, struct options *o)
         case 'h': o->action = ACTION_HELP; return 0;
         case 'W': o->action = ACTION_LIST_WMS; return 0;
         case 'L': o->action = ACTION_LIST_CLIENTS; return 0;
-        case 'r': case 'R': case 'T': case 'K': case 'p': case 's': case 'S': case 'X': case 'x':
+        case 'r': case 'R': case 'T': case 'K': case 'p': case 's': case 'S': case 'X': case 'x': case 'i':
             if (parse_value(ch, optarg, o) < 0)
                 return -1;
             break;

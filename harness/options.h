@@ -39,6 +39,9 @@ struct options {
     const char *xserver;         /* --xserver as given, or NULL */
     const char *input;           /* --input CMD (or input: of the conf): the helper that puts input into
                                     the compositor's own seat (input-path.h), or NULL: XTEST */
+    int input_barrier;           /* --input-barrier KIND (or input-barrier: of the conf): what orders each
+                                    of input's events after the client's earlier X events
+                                    (common/input-barrier.h); -1 until settled, then a kind */
     const char *client;          /* --client NAME|CMD: the application under test (client mode) */
     const char *policy;          /* --policy NAME: fake-wm's (fake-wm --list-policies), client mode;
                                     default "reference" */

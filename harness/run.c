@@ -167,6 +167,7 @@ void run_case(const struct testcase *tc, const struct run_env *env, struct sessi
     for (int i = 0; i < env->noracles; i++)
         session_attach_oracle(s, env->oracles[i]);
     s->input_fd = env->input ? env->input->fd : -1;
+    s->input_barrier = env->input ? env->input->barrier : 0;
     bool ok = true;
     for (int i = 0; i < tc->nsteps && ok; i++)
         ok = run_step(&c, &tc->steps[i]);

@@ -1,5 +1,6 @@
 #include "session.h"
 #include "clock.h"
+#include "input-barrier.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -251,9 +252,10 @@ static int add_client(struct session *s, const char *name, const char *binary, b
     /* a fake client drives interactive resizes through the compositor's input path when it has
      * one (input-path.h): it gets the harness's end of it (the application under test does not) */
     int input_fd = under_test ? -1 : s->input_fd;
-    char input[48];
+    char input[48], barrier[64];
     snprintf(input, sizeof input, "FRAMESYNC_INPUT_FD=%d", input_fd);
-    const char *env[] = {xid_skip, input_fd >= 0 ? input : NULL, NULL};
+    snprintf(barrier, sizeof barrier, "FRAMESYNC_INPUT_BARRIER=%s", input_barrier_name(s->input_barrier));
+    const char *env[] = {xid_skip, input_fd >= 0 ? input : NULL, input_fd >= 0 ? barrier : NULL, NULL};
     struct spawn_opts o = {.argv = argv, .env = env, .stdin_fd = in[0], .stdout_fd = out[1], .stderr_fd = efd,
                            .keep_fd = input_fd};
     char pname[64];

@@ -49,6 +49,8 @@ struct session {
     const char *client_binary;
     int input_fd;                /* the compositor's input path, given to the fake clients
                                     (FRAMESYNC_INPUT_FD), or -1: they use XTEST */
+    int input_barrier;           /* ... and the barrier before each of its events (FRAMESYNC_INPUT_BARRIER,
+                                    common/input-barrier.h; 0: none) */
     const char *log_prefix;      /* e.g. ".../logs/ewmh-1.5/basic-request-layout" */
     /* the application under test (app-observer's records): whether it mapped a toplevel, and its
      * `app-exit` record when it ended by itself (the observer then ends too) */

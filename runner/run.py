@@ -34,6 +34,10 @@ from runner.workers import WorkerPool
 EXIT_USAGE = 2
 # harness options that run nothing (they print and exit): the harness is run in the runner's place
 DELEGATED = ("--list", "--list-wms", "--list-clients", "--coverage", "--probe")
+# what a re-run of the failing cases keeps, to reach the same compositor the same way: its input
+# path and barrier and its X server too (a re-run without --input drove no resize of kwin_wayland)
+RERUN_KEEPS = ("--wm", "--ready", "--wm-timeout", "--timeout-scale", "--replace-with", "--xserver", "--input",
+               "--input-barrier", "--resize-trigger")
 
 RUNNER_HELP = """\
 runner options (python3 -m runner run, what run-tests.sh runs):
@@ -143,7 +147,7 @@ def read_options():
     ap.add_argument("--allow-empty", action="store_true")
     ap.add_argument("--features")
     ap.add_argument("--cases")
-    for name in ("--wm", "--ready", "--wm-timeout", "--timeout-scale", "--replace-with"):   # what a re-run keeps
+    for name in RERUN_KEEPS:
         ap.add_argument(name)
     for name in DELEGATED:
         ap.add_argument(name, action="store_true")
@@ -448,9 +452,10 @@ def gate(opts, results_json, rc):
     argv += ["--baseline", opts.baseline] if opts.baseline else []
     argv += ["--update-baseline", opts.update_baseline] if opts.update_baseline else []
     keep = []   # re-runs reach the same compositor and cases
-    for name in ("wm", "ready", "wm_timeout", "cases", "timeout_scale", "replace_with"):
+    for option in RERUN_KEEPS + ("--cases",):
+        name = option[2:].replace("-", "_")
         if getattr(opts, name) is not None:
-            keep += ["--" + name.replace("_", "-"), getattr(opts, name)]
+            keep += [option, getattr(opts, name)]
     return baseline.main(argv, rerun_args=keep)
 
 

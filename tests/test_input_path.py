@@ -13,10 +13,18 @@ with tests/xtest-seat/xtest-seat as the helper (its "seat" is that X server, thr
 - A helper whose monitor is not the X root (root coordinates would not be the seat's) is refused
   at start: the run says why, and the interactive resizes are UNRESOLVED, never SKIP or FAIL.
 - A helper that refuses an event makes that resize UNRESOLVED with its message.
+- The input barrier (`--input-barrier fullscreen-monitors`, common/input-barrier.h) orders each event
+  through the seat after the X events the client caused before it.  fake-wm with
+  `--inject input-first=MS` handles the seat's input (xtest-seat's XTEST events) at once and its
+  other events MS ms late, as KWin under Wayland does, and with `--variant drop-steps` drops a step
+  that comes before the alarm of the last answer, as KWin does: without the barrier some verdicts
+  are then not those of the same fake-wm driven by XTEST (the race is real), with it every one is,
+  and each event after a barrier is logged so.  A WM that does not answer the barrier (bad-wm)
+  makes the resize UNRESOLVED with the barrier's message, never SKIP or FAIL.
 - No helper is left behind (the harness stops it with the compositor; this script is a child
   subreaper, so a helper that outlived the harness would be found as its child).
 
-Usage: tests/test_input_path.py      (make check runs it; about 40 s)
+Usage: tests/test_input_path.py      (make check runs it; about 1-1.5 min)
 """
 import ctypes
 import json
@@ -31,6 +39,11 @@ HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 FAKE_WM = os.path.join(ROOT, "fake-wm", "fake-wm")
 OWN_WM = os.path.join(ROOT, "tests", "own-xserver-wm.sh")
 SEAT = os.path.join(ROOT, "tests", "xtest-seat", "xtest-seat")
+BAD_WM = os.path.join(ROOT, "tests", "bad-wms", "bad-wm")
+# fake-wm handles its X events this late, the seat's input at once (KWin's order under Wayland)
+INPUT_FIRST_MS = 200
+BARRIER_NO_ANSWER = ("the input barrier fullscreen-monitors got no answer within 2000 ms: the WM did not write "
+                     "_NET_WM_FULLSCREEN_MONITORS of window ")
 PROFILE = "de-facto"
 # the cases whose verdicts rest on requests provoked by interactive resizes
 CASES = r"^basic/(request-before-configure|value-increases|set-at-manage)$|^extended/second-counter-used$"
@@ -54,8 +67,8 @@ def verdicts(results):
     return {c["id"]: (c["verdict"].lower(), c.get("reason", "")) for c in results["cases"]}
 
 
-def seat_wm(*seat_args):
-    own = "%s {report} %s --profile {profile}" % (OWN_WM, FAKE_WM)
+def seat_wm(*seat_args, wm=None):
+    own = "%s {report} %s" % (OWN_WM, wm or FAKE_WM + " --profile {profile}")
     return ["--xserver", "own", "--wm", own, "--input", " ".join([SEAT] + list(seat_args))]
 
 
@@ -128,6 +141,46 @@ def refused_event(tmp, problems):
                         "helper's message" % v)
 
 
+def differing(a, b):
+    """The cases whose verdicts differ between two runs' verdicts: [(case, verdict a, verdict b, reason b)]."""
+    none = ("not run", "")
+    return [(c, a.get(c, none)[0], b.get(c, none)[0], b.get(c, none)[1][:300])
+            for c in sorted(set(a) | set(b)) if a.get(c, none)[0] != b.get(c, none)[0]]
+
+
+def barrier_orders(tmp, problems):
+    """KWin's race, made by fake-wm, shows without the barrier and is gone with it."""
+    variant = FAKE_WM + " --profile {profile} --variant drop-steps"
+    _, _, xtest = harness(os.path.join(tmp, "drop-xtest"), ["--wm", variant])
+    racy_wm = variant + " --inject input-first=%d" % INPUT_FIRST_MS
+    _, _, racy = harness(os.path.join(tmp, "racy"), seat_wm(wm=racy_wm) + ["--input-barrier", "none"])
+    _, _, ordered = harness(os.path.join(tmp, "barrier"),
+                            seat_wm(wm=racy_wm) + ["--input-barrier", "fullscreen-monitors"])
+    a, r, o = verdicts(xtest), verdicts(racy), verdicts(ordered)
+    if not differing(a, r):
+        problems.append("input-first=%d without the barrier gave XTEST's verdicts: the race the barrier is for "
+                        "was not made, so this proves nothing" % INPUT_FIRST_MS)
+    for case, va, vo, reason in differing(a, o):
+        problems.append("%s: XTEST %s, through the seat after a barrier %s (%s)" % (case, va, vo, reason))
+    if not logs_with(os.path.join(tmp, "barrier"), r"input via=seat barrier=fullscreen-monitors barrier_us=\d+ "
+                     r"answer=done msg=key 0x"):
+        problems.append("no log shows a key sent after a fullscreen-monitors barrier")
+    return len(differing(a, r))
+
+
+def barrier_unanswered(tmp, problems):
+    """A WM that does not answer the barrier (bad-wm writes no _NET_WM_FULLSCREEN_MONITORS): UNRESOLVED."""
+    features = os.path.join(tmp, "seat", "features.tsv")
+    wm = BAD_WM + " behave"
+    _, _, res = harness(os.path.join(tmp, "unanswered"), seat_wm(wm=wm) + [
+        "--input-barrier", "fullscreen-monitors", "--features", features, "--resize-trigger", "keyboard"],
+        filt="^basic/request-before-configure$")
+    v = verdicts(res).get("basic/request-before-configure", ("not run", ""))
+    if v[0] != "unresolved" or BARRIER_NO_ANSWER not in v[1]:
+        problems.append("a barrier the WM does not answer: basic/request-before-configure is %s (%s), expected "
+                        "unresolved with the barrier's message" % v)
+
+
 def main():
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
@@ -137,10 +190,13 @@ def main():
         n = same_verdicts(tmp, problems)
         refused_geometry(tmp, problems)
         refused_event(tmp, problems)
+        raced = barrier_orders(tmp, problems)
+        barrier_unanswered(tmp, problems)
     left = leftover_children()
     if left:
         problems.append("left behind: %s" % "; ".join(left))
-    print("test_input_path: %d cases each way, %d problems" % (n, len(problems)))
+    print("test_input_path: %d cases each way, %d of them raced without the input barrier, %d problems"
+          % (n, raced, len(problems)))
     for p in problems:
         print("  " + p)
     return 1 if problems else 0

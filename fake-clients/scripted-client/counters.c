@@ -101,6 +101,7 @@ void counter_set(struct client *cl, struct cmd *cmd, int index, int64_t value, c
         xcb_sync_set_counter(cl->c, k->id, xh_sync_int64(value));
     k->last_set = value;
     k->has_set = true;
+    cl->ncounter_sets++;
     record("counter-set", "index=%d value=%lld reason=%s", index, (long long)value, reason);
 }
 

@@ -35,6 +35,10 @@ static void on_property(struct client *cl, const xcb_property_notify_event_t *ev
            ev->atom, atom_name(cl, ev->atom),
            ev->state == XCB_PROPERTY_NEW_VALUE ? "new" : "deleted",
            sendevent((const xcb_generic_event_t *)ev));
+    /* the WM's answer to an input barrier (barrier.c) */
+    if (ev->window == cl->win && ev->atom == cl->atoms.net_wm_fullscreen_monitors &&
+        ev->state == XCB_PROPERTY_NEW_VALUE)
+        cl->nbarrier_writes++;
 }
 
 static void on_error(const xcb_generic_event_t *ev)

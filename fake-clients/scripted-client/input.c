@@ -9,7 +9,11 @@
  * `error` once the compositor took it.  Only one client drives input at a time (a `resize` is one
  * command, and the harness waits for its `done` before the next step), so the answers are not
  * shared out: a client reads exactly its own line (MSG_PEEK up to the newline) and leaves the
- * socket as it found it.  Each event is recorded (`input`) for the case's timeline. */
+ * socket as it found it.  Each event is recorded (`input`) for the case's timeline.
+ *
+ * With an input barrier (FRAMESYNC_INPUT_BARRIER, barrier.c), each key (press and release), motion
+ * or button goes to the helper only after the WM has answered a barrier, so that it comes after
+ * every X event this client caused before it (its answers' alarms, its _NET_WM_MOVERESIZE). */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -19,6 +23,7 @@
 #include <xcb/xtest.h>
 
 #include "clock.h"
+#include "input-barrier.h"
 #include "scripted-client.h"
 
 /* The helper answers within its own D-Bus timeout (tools/mutter-input.c: 5 s); a little longer
@@ -26,7 +31,9 @@
 #define INPUT_ANSWER_MS 6000
 
 static int seat_fd = -2; /* -2: not looked up yet, -1: none */
-static char last_error[512];
+static char last_error[768];
+static int64_t barrier_took_us = -1; /* the barrier before the next event (-1: none), for its record */
+static int64_t barrier_spent_us;     /* in barriers since input_barrier_spent_us last looked */
 
 static int seat(void)
 {
@@ -116,13 +123,33 @@ static bool seat_event(struct client *cl, const char *event)
                  answer);
         return false;
     }
-    record("input", "via=seat answer=%s msg=%s", strncmp(answer, "done", 4) ? "error" : "done", event);
+    char barrier[96] = "";
+    if (barrier_took_us >= 0)
+        snprintf(barrier, sizeof barrier, " barrier=%s barrier_us=%lld", input_barrier_name(barrier_kind()),
+                 (long long)barrier_took_us);
+    barrier_took_us = -1;
+    record("input", "via=seat%s answer=%s msg=%s", barrier, strncmp(answer, "done", 4) ? "error" : "done", event);
     if (strncmp(answer, "done", 4)) {
         snprintf(last_error, sizeof last_error, "the compositor's input helper refused `%s`: %s", event, answer);
         logmsg(cl, "input: %s", last_error);
         return false;
     }
     return true;
+}
+
+/* The barrier before one key, motion or button (its first line: event); false with last_error. */
+static bool seat_barrier(struct client *cl, const char *event)
+{
+    bool ok = barrier_before_input(cl, event, &barrier_took_us, last_error, sizeof last_error);
+    barrier_spent_us += barrier_took_us > 0 ? barrier_took_us : 0;
+    return ok;
+}
+
+int64_t input_barrier_spent_us(void)
+{
+    int64_t spent = barrier_spent_us;
+    barrier_spent_us = 0;
+    return spent;
 }
 
 bool input_key(struct client *cl, uint32_t keysym)
@@ -136,7 +163,7 @@ bool input_key(struct client *cl, uint32_t keysym)
     }
     char ev[64];
     snprintf(ev, sizeof ev, "key 0x%x press", keysym);
-    if (!seat_event(cl, ev))
+    if (!seat_barrier(cl, ev) || !seat_event(cl, ev))
         return false;
     snprintf(ev, sizeof ev, "key 0x%x release", keysym);
     return seat_event(cl, ev);
@@ -151,7 +178,7 @@ bool input_motion(struct client *cl, int x, int y)
     }
     char ev[64];
     snprintf(ev, sizeof ev, "motion %d %d", x, y);
-    return seat_event(cl, ev);
+    return seat_barrier(cl, ev) && seat_event(cl, ev);
 }
 
 bool input_button(struct client *cl, bool down)
@@ -162,7 +189,8 @@ bool input_button(struct client *cl, bool down)
         xcb_flush(cl->c);
         return true;
     }
-    return seat_event(cl, down ? "button 1 press" : "button 1 release");
+    const char *ev = down ? "button 1 press" : "button 1 release";
+    return seat_barrier(cl, ev) && seat_event(cl, ev);
 }
 
 bool input_pointer_shows(struct client *cl, int x, int y, bool button1, int *seen_x, int *seen_y)

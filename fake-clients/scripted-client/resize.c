@@ -283,6 +283,7 @@ static void make_step(struct client *cl)
     }
     }
     int64_t now = clock_now_us();
+    r->step_deadline_us += input_barrier_spent_us(); /* the WM's time to react starts with the step */
     /* A WM that has not reacted to anything in this resize yet may have ignored a first key
      * press (mutter's first arrow picks the edge): press again after PRESS_RETRY_MS. */
     bool retry = r->trigger != TRIGGER_CONFIGURE && r->trigger != TRIGGER_MAP && !r->reacted_once &&
@@ -443,6 +444,7 @@ bool resize_begin(struct client *cl, const char *word, int w, int h, enum resize
     r->released = false;
     r->continued = false;
     r->began_us = clock_now_us();
+    input_barrier_spent_us(); /* what earlier commands spent in barriers is not this one's */
     r->step_deadline_us = r->began_us + (int64_t)within_ms * 1000;
     r->grab_deadline_us = r->began_us + (int64_t)GRAB_WAIT_MS * 1000;
     switch (trigger) {

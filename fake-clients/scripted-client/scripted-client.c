@@ -52,14 +52,14 @@ static void intern_atoms(struct client *cl)
         "UTF8_STRING",          "_NET_WM_PID",          "_NET_WM_PING",
         "_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER",
         "_NET_WM_SYNC_DRAWN",   "_NET_WM_FRAME_DRAWN",  "_NET_WM_FRAME_TIMINGS",
-        "_NET_WM_SYNC_FENCES"};
+        "_NET_WM_SYNC_FENCES",  "_NET_WM_FULLSCREEN_MONITORS"};
     struct atoms *a = &cl->atoms;
     xcb_atom_t *slots[] = {&a->wm_protocols, &a->wm_delete_window, &a->wm_take_focus,
                            &a->wm_name, &a->wm_class, &a->net_wm_name, &a->utf8_string,
                            &a->net_wm_pid, &a->net_wm_ping, &a->net_wm_sync_request,
                            &a->net_wm_sync_request_counter, &a->net_wm_sync_drawn,
                            &a->net_wm_frame_drawn, &a->net_wm_frame_timings,
-                           &a->net_wm_sync_fences};
+                           &a->net_wm_sync_fences, &a->net_wm_fullscreen_monitors};
     enum { N = sizeof names / sizeof names[0] };
     _Static_assert(N == sizeof slots / sizeof slots[0], "one slot per atom name");
     xcb_intern_atom_cookie_t cookies[N];

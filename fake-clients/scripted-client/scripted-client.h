@@ -95,7 +95,7 @@ struct atoms {
     xcb_atom_t net_wm_name, utf8_string, net_wm_pid;
     xcb_atom_t net_wm_ping, net_wm_sync_request, net_wm_sync_request_counter;
     xcb_atom_t net_wm_sync_drawn, net_wm_frame_drawn, net_wm_frame_timings;
-    xcb_atom_t net_wm_sync_fences;
+    xcb_atom_t net_wm_sync_fences, net_wm_fullscreen_monitors;
 };
 
 struct client {
@@ -126,6 +126,9 @@ struct client {
     uint64_t nresized;    /* ConfigureNotify events that changed the size */
     uint64_t nmapped, nunmapped;
     uint64_t nkeypresses; /* KeyPress events of the window (selected on the seat path only) */
+    /* barrier.c: the input barrier's messages sent, and the WM's writes that answer them; counter
+     * writes of this client (an answer made while a barrier waits needs a barrier of its own) */
+    uint64_t nbarriers, nbarrier_writes, ncounter_sets;
     int resize_timerfd;
     struct resize resize;
 
@@ -196,6 +199,14 @@ bool input_button(struct client *cl, bool down);                       /* button
  * shows it goes to seen_x, seen_y */
 bool input_pointer_shows(struct client *cl, int x, int y, bool button1, int *seen_x, int *seen_y);
 const char *input_error(void); /* why the last input_* call failed */
+int64_t input_barrier_spent_us(void); /* time spent in input barriers since the last call */
+
+/* barrier.c: the barrier before an event through the seat (common/input-barrier.h), of the kind
+ * FRAMESYNC_INPUT_BARRIER names (-1: none of them; unset: none).  True once the WM answered it
+ * (took_us: how long that took; -1 when there is no barrier), or at once without one; false with
+ * err when it did not answer in time (event: what was not sent, for the message). */
+int barrier_kind(void);
+bool barrier_before_input(struct client *cl, const char *event, int64_t *took_us, char *err, size_t len);
 
 /* messages.c */
 void messages_on_client_message(struct client *cl, const xcb_client_message_event_t *ev);

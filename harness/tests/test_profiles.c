@@ -162,9 +162,23 @@ static void test_compositor_own_server_keys(void **state)
     assert_string_equal(p.allow_empty, "its XWM has no sync code");
     assert_string_equal(p.no_xtest, "XTEST reaches Xwayland only");
     assert_string_equal(p.input, "{root}/tools/seat --quiet");
+    assert_int_equal(p.input_barrier, 0); /* none unless it says */
+    teardown(NULL);
+    write_file("command: a {report}\nxserver: own\nready: wm\ncomposites: no\ninput: s\n"
+               "input-barrier: fullscreen-monitors\n");
+    assert_int_equal(compositor_profile_parse(path, &p, err, sizeof err), 0);
+    assert_int_equal(p.input_barrier, 1); /* common/input-barrier.h: fullscreen-monitors */
     teardown(NULL);
     expect_error(parse_wm, "command: a {report}\nxserver: own\nready: wm\ncomposites: no\ninput: s\ninput: t\n", 6,
                  "a second `input:`");
+    expect_error(parse_wm, "command: a {report}\nxserver: own\nready: wm\ncomposites: no\ninput: s\n"
+                 "input-barrier: demands-attention\n", 6,
+                 "`input-barrier:` takes none or fullscreen-monitors, not `demands-attention`");
+    expect_error(parse_wm, "command: a {report}\nxserver: own\nready: wm\ncomposites: no\ninput: s\n"
+                 "input-barrier: none\ninput-barrier: none\n", 7, "a second `input-barrier:` (one is allowed)");
+    expect_error(parse_wm, "command: a {report}\nxserver: own\nready: wm\ncomposites: no\n"
+                 "input-barrier: fullscreen-monitors\n", 5,
+                 "`input-barrier:` orders the events of `input:`, and there is none");
     expect_error(parse_wm, "command: a {report}\nxserver: own\nready: wm\ncomposites: no\nscreen-capture: shot {x} {y}\n",
                  5, "`screen-capture:` needs {x}, {y}, {w} and {h}");
     expect_error(parse_wm, "command: a\nready: wm\ncomposites: no\nscreen-capture: shot {x} {y} {w} {h}\n", 4,
