@@ -442,8 +442,12 @@ static const char *loop(struct cell *c)
         poll(p, 3, timeout);
         if (p[2].revents)
             proc_handle_signals();
-        read_pixels(c);
+        /* the client's messages first: each is stamped when it is taken from the queue, and a drawn
+         * message that came with the paint's damage, stamped after read_pixels' GetImage round
+         * trips, read late by their length (beside stress-ng --cpu 2 a 20 ms drawn delay measured
+         * 18.3 ms: the plain drawn message was stamped late, the delayed one not) */
         client_pump(c->cl, &ev);
+        read_pixels(c);
     }
 }
 
