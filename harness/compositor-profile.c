@@ -22,6 +22,13 @@ static int one_of(const char *value, const char *const *allowed)
     return 0;
 }
 
+/* A key that may come on several lines: its values, one space between them. */
+static void append_words(char *dst, size_t size, const char *value)
+{
+    size_t o = strlen(dst);
+    snprintf(dst + o, size - o, "%s%s", o ? " " : "", value);
+}
+
 /* The keys of the helpers that speak to the compositor (screen capture and stream, the input path
  * and its barrier) and of what its run may lack: 0 taken, -1 wrong (err), 1 not one of them. */
 static int parse_helper_key(struct parse_state *st, const char *key, const char *value, const char *path,
@@ -36,16 +43,15 @@ static int parse_helper_key(struct parse_state *st, const char *key, const char 
                              "its PPM must show)");
         snprintf(p->screen_capture, sizeof p->screen_capture, "%s", value);
     } else if (!strcmp(key, "allow-empty")) {
-        size_t o = strlen(p->allow_empty);
-        snprintf(p->allow_empty + o, sizeof p->allow_empty - o, "%s%s", o ? " " : "", value);
+        append_words(p->allow_empty, sizeof p->allow_empty, value);
     } else if (!strcmp(key, "no-xtest")) {
-        size_t o = strlen(p->no_xtest);
-        snprintf(p->no_xtest + o, sizeof p->no_xtest - o, "%s%s", o ? " " : "", value);
+        append_words(p->no_xtest, sizeof p->no_xtest, value);
     } else if (!strcmp(key, "input") || !strcmp(key, "screen-stream")) { /* input-path.h, stream.h */
-        char *dst = key[0] == 'i' ? p->input : p->screen_stream; /* both 1024 bytes */
+        bool input = !strcmp(key, "input");
+        char *dst = input ? p->input : p->screen_stream;
         if (dst[0])
             return conf_fail(err, errlen, path, lineno, "a second `%s:` (one is allowed)", key);
-        snprintf(dst, sizeof p->input, "%s", value);
+        snprintf(dst, input ? sizeof p->input : sizeof p->screen_stream, "%s", value);
     } else if (!strcmp(key, "input-barrier")) { /* common/input-barrier.h */
         if (st->seen_barrier++)
             return conf_fail(err, errlen, path, lineno, "a second `input-barrier:` (one is allowed)");
@@ -109,11 +115,9 @@ static int parse_key(void *ctx, const char *key, const char *value, const char *
     } else if (!strcmp(key, "binary")) {
         snprintf(p->binary, sizeof p->binary, "%s", value);
     } else if (!strcmp(key, "pacing")) {
-        size_t o = strlen(p->pacing);
-        snprintf(p->pacing + o, sizeof p->pacing - o, "%s%s", o ? " " : "", value);
+        append_words(p->pacing, sizeof p->pacing, value);
     } else if (!strcmp(key, "notes")) {
-        size_t o = strlen(p->notes);
-        snprintf(p->notes + o, sizeof p->notes - o, "%s%s", o ? " " : "", value);
+        append_words(p->notes, sizeof p->notes, value);
     } else {
         return conf_fail(err, errlen, path, lineno,
                          "unknown key `%s:` (expected command, replace, env, ready, composites, resize-trigger, "
