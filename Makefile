@@ -161,6 +161,10 @@ tests/bad-wms/bad-wm: tests/bad-wms/bad-wm.c $(COMMON_X) common/clock.h common/x
 tests/xtest-seat/xtest-seat: tests/xtest-seat/xtest-seat.c
 	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@.new $< $(X_LIBS) && mv -f $@.new $@
 
+# a sampling screen capture of the root, slow as a screenshot API: the proof of what a sampler can tell
+tests/slow-capture/slow-capture: tests/slow-capture/slow-capture.c
+	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@.new $< $(X_LIBS) && mv -f $@.new $@
+
 # the input path into a compositor's own seat (input:, --input) gives XTEST's verdicts, and its barrier
 # (--input-barrier) orders the seat's events after the client's X events (about 1-1.5 min)
 input-path: all tests/xtest-seat/xtest-seat tests/bad-wms/bad-wm
@@ -170,6 +174,11 @@ input-path: all tests/xtest-seat/xtest-seat tests/bad-wms/bad-wm
 # (< 30 s; SKIP without cage, Xwayland or tools/wlr-capture)
 wayland-capture: all
 	python3 tests/test_wayland_capture.py
+
+# a sampling screen capture decides what its pictures can tell and says UNRESOLVED for the rest
+# (about 45 s; fake-wm on an X server of its own, seen only through tests/slow-capture)
+sampler: all tests/slow-capture/slow-capture
+	python3 tests/test_sampler.py
 
 # every exit path of the harness: status, message, no process or temp file left behind
 leftovers: all tests/bad-wms/bad-wm
@@ -332,14 +341,14 @@ check:
 check-proofs: all
 	$(MAKE) selftest client-selftest
 check-harness: all
-	$(MAKE) unit fuzz-replay leftovers isolation own-xserver input-path wayland-capture pytest-unit asan
+	$(MAKE) unit fuzz-replay leftovers isolation own-xserver input-path wayland-capture sampler pytest-unit asan
 
 matrix: all
 	python3 -m runner.matrix $(MATRIX_FLAGS)
 
 clean:
 	rm -rf build clients/fx-demo
-	rm -f $(BINS) $(BENCH_BIN) $(TOOLS) clients/glfw-demo clients/allegro-demo bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm tests/xtest-seat/xtest-seat harness/*.o harness/tests/*.o fake-clients/scripted-client/*.o fake-wm/*.o app-observer/*.o fake-clients/model-app/*.o
+	rm -f $(BINS) $(BENCH_BIN) $(TOOLS) clients/glfw-demo clients/allegro-demo bench/*.o $(UNIT_BIN) tests/bad-wms/bad-wm tests/xtest-seat/xtest-seat tests/slow-capture/slow-capture harness/*.o harness/tests/*.o fake-clients/scripted-client/*.o fake-wm/*.o app-observer/*.o fake-clients/model-app/*.o
 
-.PHONY: all rooms unit check-proofs check-harness selftest selftest-whole client-selftest pytest-unit check clean matrix leftovers isolation input-path wayland-capture fuzz fuzz-replay asan stress bench-check bench-check-compositors
+.PHONY: all rooms unit check-proofs check-harness selftest selftest-whole client-selftest pytest-unit check clean matrix leftovers isolation input-path wayland-capture sampler fuzz fuzz-replay asan stress bench-check bench-check-compositors
 .SECONDARY:

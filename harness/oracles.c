@@ -16,22 +16,23 @@ int oracles_create(struct xserver *x, struct capture *cap, struct oracle **out, 
     struct oracle *o;
     no_screen[0] = served[0] = 0;
     if (n < max) {
-        /* a stream the conf names is what it means to be seen through, even where the root answers
-         * (a rootful Xwayland's root is the X server's picture, not the compositor's) */
+        /* a stream or capture the conf names is what it means to be seen through, even where the root
+         * answers (a rootful Xwayland's root is the X server's picture, not the compositor's) */
         if (cap && cap->stream_command[0]) {
             if ((o = oracle_stream_create(x, cap, cap->stream_command, served, len, capwhy, sizeof capwhy)))
                 out[n++] = o;
             else
                 snprintf(no_screen, len, "its screen stream does not work here: %s", capwhy);
+        } else if (cap) {
+            if ((o = oracle_capture_create(x, cap, served, len, capwhy, sizeof capwhy)))
+                out[n++] = o;
+            else
+                snprintf(no_screen, len, "its screen capture does not work here: %s", capwhy);
         } else if ((o = oracle_screen_create(x, why, sizeof why))) {
             out[n++] = o;
             snprintf(served, len, "the root window (GetImage of the composited screen, woken by DAMAGE)");
-        } else if (!cap) {
-            snprintf(no_screen, len, "%s", why);
-        } else if ((o = oracle_capture_create(x, cap, served, len, capwhy, sizeof capwhy))) {
-            out[n++] = o;
         } else {
-            snprintf(no_screen, len, "%s; and %s", why, capwhy);
+            snprintf(no_screen, len, "%s", why);
         }
     }
     if (n < max) {
