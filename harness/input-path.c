@@ -83,6 +83,8 @@ int input_path_start(struct input_path *ip, const char *command, char *const *en
     memset(ip, 0, sizeof *ip);
     ip->fd = -1;
     snprintf(ip->command, sizeof ip->command, "%s", command);
+    if (proc_check_program(command, err, len) < 0)
+        return -1;
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
         snprintf(err, len, "socketpair: %s", strerror(errno));

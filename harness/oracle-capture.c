@@ -319,6 +319,8 @@ struct oracle *oracle_capture_create(struct xserver *x, const struct capture *ca
     st->cap.width = scr->width_in_pixels;
     st->cap.height = scr->height_in_pixels;
     ow_init(&st->wt, st->c, st->root, st->cap.width, st->cap.height);
+    if (proc_check_program(cap->command, err, errlen) < 0)
+        goto fail;
     /* the command must work before any case relies on it: the whole screen, once */
     struct image im;
     char why[512];

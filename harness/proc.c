@@ -523,3 +523,19 @@ void proc_await_exit(struct proc *p, int ms)
         proc_handle_signals();
     }
 }
+
+int proc_check_program(const char *command, char *err, size_t len)
+{
+    char path[1024];
+    size_t n = strcspn(command, " \t");
+    if (command[0] != '/' || n >= sizeof path)
+        return 0;
+    memcpy(path, command, n);
+    path[n] = 0;
+    if (access(path, X_OK) == 0)
+        return 0;
+    snprintf(err, len, "`%s` %s (the helpers of tools/ are built by make where the -dev packages they need, "
+             "listed in debian-packages.txt, are installed)", path,
+             errno == ENOENT ? "does not exist" : "cannot be run");
+    return -1;
+}

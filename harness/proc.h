@@ -67,6 +67,12 @@ void proc_kill_all(void);
 /* Alive but stopped (SIGSTOP/SIGTSTP: state T in /proc): a hung process that will never go on. */
 bool proc_is_stopped(const struct proc *p);
 
+/* A helper's shell command whose program is a path (its first word, as the confs' {root}/tools/
+ * helpers are) that cannot be run: -1 with err naming the path and why, so a helper that was not
+ * built says so instead of "exited before its first line".  0 for anything else (a program looked
+ * up in PATH is the shell's to find, and its failure the helper's to report). */
+int proc_check_program(const char *command, char *err, size_t len);
+
 /* "exited with status 3", "killed by signal 11 (Segmentation fault)" */
 const char *proc_describe_exit(const struct proc *p, char *buf, size_t len);
 

@@ -180,6 +180,8 @@ int stream_start(struct stream *s, const char *command, char *const *env, int lo
 {
     memset(s, 0, sizeof *s);
     s->fd = -1;
+    if (proc_check_program(command, err, errlen) < 0)
+        return -1;
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
         snprintf(err, errlen, "socketpair: %s", strerror(errno));
