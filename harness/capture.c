@@ -67,17 +67,24 @@ int ppm_decode(const uint8_t *data, size_t len, struct image *out, char *err, si
     return 0;
 }
 
-void capture_command_for(const char *tmpl, int x, int y, int w, int h, char *out, size_t len)
+void capture_command_for(const char *tmpl, uint32_t window, int x, int y, int w, int h, char *out, size_t len)
 {
     char a[4096], b[4096], v[16];
+    snprintf(v, sizeof v, "%u", window);
+    conf_substitute(tmpl, "{window}", v, b, sizeof b);
     snprintf(v, sizeof v, "%d", x);
-    conf_substitute(tmpl, "{x}", v, a, sizeof a);
+    conf_substitute(b, "{x}", v, a, sizeof a);
     snprintf(v, sizeof v, "%d", y);
     conf_substitute(a, "{y}", v, b, sizeof b);
     snprintf(v, sizeof v, "%d", w);
     conf_substitute(b, "{w}", v, a, sizeof a);
     snprintf(v, sizeof v, "%d", h);
     conf_substitute(a, "{h}", v, out, len);
+}
+
+bool capture_per_window(const struct capture *c)
+{
+    return strstr(c->command, "{window}") != NULL;
 }
 
 int64_t image_pixel(const struct image *im, int x, int y)
@@ -96,8 +103,8 @@ void image_free(struct image *im)
 
 /* ---- running it ---- */
 
-int capture_begin(const struct capture *c, int x, int y, int w, int h, struct capture_job *job, char *err,
-                  size_t errlen)
+int capture_begin(const struct capture *c, uint32_t window, int x, int y, int w, int h, struct capture_job *job,
+                  char *err, size_t errlen)
 {
     memset(job, 0, sizeof *job);
     job->fd = -1;
@@ -118,7 +125,7 @@ int capture_begin(const struct capture *c, int x, int y, int w, int h, struct ca
     if (c->stream)
         return 0; /* only the clipping: capture_region reads the stream */
     char command[4096];
-    capture_command_for(c->command, job->x, job->y, job->w, job->h, command, sizeof command);
+    capture_command_for(c->command, window, job->x, job->y, job->w, job->h, command, sizeof command);
     int p[2];
     if (pipe2(p, O_CLOEXEC) < 0) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
@@ -227,16 +234,16 @@ void capture_cancel(struct capture_job *job)
     job->len = job->cap = 0;
 }
 
-int capture_region(const struct capture *c, int x, int y, int w, int h, struct image *out, char *err,
-                   size_t errlen)
+int capture_region(const struct capture *c, uint32_t window, int x, int y, int w, int h, struct image *out,
+                   char *err, size_t errlen)
 {
     struct capture_job job;
     memset(out, 0, sizeof *out);
     if (c->stream) /* the latest frame of the stream: clipped as capture_begin clips */
-        return capture_begin(c, x, y, w, h, &job, err, errlen) < 0
+        return capture_begin(c, window, x, y, w, h, &job, err, errlen) < 0
                    ? -1
                    : stream_region(c->stream, job.x, job.y, job.w, job.h, c->timeout_ms, out, err, errlen);
-    if (capture_begin(c, x, y, w, h, &job, err, errlen) < 0)
+    if (capture_begin(c, window, x, y, w, h, &job, err, errlen) < 0)
         return -1;
     int64_t deadline = job.t_begin + (int64_t)c->timeout_ms * 1000;
     int r;

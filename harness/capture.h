@@ -51,18 +51,22 @@ struct capture_job {
 
 /* Decodes a binary PPM (P6, maxval 1..255, comments allowed in the header).  0, or -1 with err. */
 int ppm_decode(const uint8_t *data, size_t len, struct image *out, char *err, size_t errlen);
-/* The command for a region: the template with {x} {y} {w} {h} replaced. */
-void capture_command_for(const char *tmpl, int x, int y, int w, int h, char *out, size_t len);
+/* The command for a region: the template with {x} {y} {w} {h} and {window} replaced (the X window
+ * whose region it is, 0 for a region of the screen as such). */
+void capture_command_for(const char *tmpl, uint32_t window, int x, int y, int w, int h, char *out, size_t len);
+/* A template with {window}: the compositor shows windows where their X coordinates do not say
+ * (weston), so its pictures are of one window at a time (oracle-capture.c samples them in turn). */
+bool capture_per_window(const struct capture *c);
 /* 0x00RRGGBB of the pixel at (x, y) of the image, or -1 when outside. */
 int64_t image_pixel(const struct image *im, int x, int y);
 void image_free(struct image *im);
 
 /* ---- running it ---- */
 
-/* Clips the region to the screen and starts the command.  -1 with err (an empty region, no
- * process). */
-int capture_begin(const struct capture *c, int x, int y, int w, int h, struct capture_job *job, char *err,
-                  size_t errlen);
+/* Clips the region to the screen and starts the command (window: the X window the region is of, for
+ * {window}; 0 for the screen as such).  -1 with err (an empty region, no process). */
+int capture_begin(const struct capture *c, uint32_t window, int x, int y, int w, int h, struct capture_job *job,
+                  char *err, size_t errlen);
 /* Takes what is readable on job->fd now.  1: the output is complete (EOF), 0: more to come, -1: a
  * read error. */
 int capture_read(struct capture_job *job);
@@ -73,7 +77,7 @@ int capture_end(struct capture_job *job, struct image *out, char *err, size_t er
 void capture_cancel(struct capture_job *job);
 /* All of the above, waiting (up to c->timeout_ms); from the stream's latest frame when there is
  * one (stream.h).  0, or -1 with err. */
-int capture_region(const struct capture *c, int x, int y, int w, int h, struct image *out, char *err,
-                   size_t errlen);
+int capture_region(const struct capture *c, uint32_t window, int x, int y, int w, int h, struct image *out,
+                   char *err, size_t errlen);
 
 #endif

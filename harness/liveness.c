@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xcb/damage.h>
 
 /* The barrier window's colour: no frame colour (its blue byte is not the marker), so no case's
@@ -86,6 +87,14 @@ static bool open_barrier(struct barrier *b, struct xserver *x, int deadline_ms)
     uint32_t values[] = {screen_pixel_of_rgb(&b->pf, LIVENESS_RGB), XCB_EVENT_MASK_STRUCTURE_NOTIFY | XCB_EVENT_MASK_EXPOSURE};
     xcb_create_window(b->c, XCB_COPY_FROM_PARENT, b->win, b->root, 16, 16, LIVENESS_SIZE, LIVENESS_SIZE, 0,
                       XCB_WINDOW_CLASS_INPUT_OUTPUT, scr->root_visual, XCB_CW_BACK_PIXEL | XCB_CW_EVENT_MASK, values);
+    /* named, and each one differently, so a capture that finds a window by its name
+     * (tools/weston-capture) finds this one and not an earlier barrier's that is still shown (X ids are reused by the next
+     * connection) */
+    static unsigned made;
+    char name[64];
+    int len = snprintf(name, sizeof name, "framesync liveness (pid %d, window %u)", (int)getpid(), ++made);
+    xcb_change_property(b->c, XCB_PROP_MODE_REPLACE, b->win, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 8, (uint32_t)len,
+                        name);
     return true;
 }
 
@@ -118,7 +127,7 @@ static bool shows_colour(struct barrier *b, int cx, int cy, uint32_t *seen)
     if (b->capture) {
         struct image im;
         char err[512];
-        if (capture_region(b->capture, cx, cy, 1, 1, &im, err, sizeof err) < 0) {
+        if (capture_region(b->capture, b->win, cx, cy, 1, 1, &im, err, sizeof err) < 0) {
             snprintf(b->capture_error, sizeof b->capture_error, "%s", err);
             return false;
         }

@@ -30,6 +30,8 @@ struct cap_state {
     int epfd, tfd;
     struct capture_job job;
     bool job_running;
+    const char *job_client;     /* the one window's client a per-window capture takes, NULL: all */
+    int next_window;            /* per-window captures: the window to look at next (round robin) */
     bool next_now;              /* something called for a sample: start one as soon as possible */
     struct session *s;
     bool active;
@@ -56,20 +58,40 @@ static bool has_windows(const struct cap_state *st)
     return false;
 }
 
-/* Starts a capture of the box around every window's point, if none is under way. */
+/* The windows a capture takes: every one on screen, in one box around their points; or, where the
+ * template takes {window} (capture_per_window), the next one on screen after the last taken, alone.
+ * Marks them (job_x >= 0); the index of the one window, -1 for the box, or -2 when none is on screen. */
+static int choose_windows(struct cap_state *st)
+{
+    bool one = capture_per_window(&st->cap);
+    int chosen = -2;
+    for (int k = 0; k < st->wt.nwins; k++) {
+        int i = one ? (st->next_window + k) % st->wt.nwins : k;
+        struct ow_window *w = &st->wt.wins[i];
+        w->job_x = w->job_y = -1;
+        if (chosen >= 0 || !ow_on_screen(&st->wt, w))
+            continue; /* nothing to show for it: not on screen (or gone); or one window is taken */
+        w->job_x = w->cx;
+        w->job_y = w->cy;
+        chosen = one ? i : -1;
+    }
+    if (chosen >= 0)
+        st->next_window = chosen + 1;
+    return chosen;
+}
+
+/* Starts a capture of the windows' points (choose_windows), if none is under way. */
 static void start_capture(struct cap_state *st)
 {
     if (st->job_running || !st->active || !st->s)
         return;
     ow_refresh_geometry(&st->wt);
+    int chosen = choose_windows(st);
     int x0 = st->cap.width, y0 = st->cap.height, x1 = -1, y1 = -1;
     for (int i = 0; i < st->wt.nwins; i++) {
         struct ow_window *w = &st->wt.wins[i];
-        w->job_x = w->job_y = -1;
-        if (!ow_on_screen(&st->wt, w))
-            continue; /* nothing to show for it: not on screen (or gone) */
-        w->job_x = w->cx;
-        w->job_y = w->cy;
+        if (w->job_x < 0)
+            continue;
         x0 = w->cx < x0 ? w->cx : x0;
         y0 = w->cy < y0 ? w->cy : y0;
         x1 = w->cx > x1 ? w->cx : x1;
@@ -79,10 +101,12 @@ static void start_capture(struct cap_state *st)
     if (x1 < 0)
         return;
     char err[512];
-    if (capture_begin(&st->cap, x0, y0, x1 - x0 + 1, y1 - y0 + 1, &st->job, err, sizeof err) < 0) {
+    uint32_t window = chosen >= 0 ? st->wt.wins[chosen].window : 0;
+    if (capture_begin(&st->cap, window, x0, y0, x1 - x0 + 1, y1 - y0 + 1, &st->job, err, sizeof err) < 0) {
         snprintf(st->last_error, sizeof st->last_error, "%s", err);
         return;
     }
+    st->job_client = chosen >= 0 ? st->wt.wins[chosen].client : NULL;
     st->job_running = true;
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = st->job.fd};
     epoll_ctl(st->epfd, EPOLL_CTL_ADD, st->job.fd, &ev);
@@ -119,8 +143,11 @@ static void finish_capture(struct cap_state *st)
     st->failures = 0;
     if (st->s && st->active) { /* when it looked: run-wait.c judges a screen wait on a sample begun after
                                 * its deadline */
-        struct record *r = record_make("screen", t1, "sampled began_us=%lld rtt_us=%lld",
-                                       (long long)(t0 - st->s->tl.start_us), (long long)rtt);
+        struct record *r = st->job_client
+                               ? record_make("screen", t1, "sampled began_us=%lld rtt_us=%lld client=%s",
+                                             (long long)(t0 - st->s->tl.start_us), (long long)rtt, st->job_client)
+                               : record_make("screen", t1, "sampled began_us=%lld rtt_us=%lld",
+                                             (long long)(t0 - st->s->tl.start_us), (long long)rtt);
         if (r)
             session_add_record(st->s, r);
     }
@@ -273,7 +300,7 @@ static int cap_snapshot(struct oracle *o, const char *path, char *err, size_t er
 {
     struct cap_state *st = o->state;
     struct image im;
-    if (capture_region(&st->cap, 0, 0, st->cap.width, st->cap.height, &im, err, errlen) < 0)
+    if (capture_region(&st->cap, 0, 0, 0, st->cap.width, st->cap.height, &im, err, errlen) < 0)
         return -1;
     int rc = png_write_rgb(path, im.w, im.h, im.rgb, err, errlen);
     image_free(&im);
@@ -325,7 +352,7 @@ struct oracle *oracle_capture_create(struct xserver *x, const struct capture *ca
     struct image im;
     char why[512];
     int64_t t0 = clock_now_us();
-    if (capture_region(&st->cap, 0, 0, st->cap.width, st->cap.height, &im, why, sizeof why) < 0) {
+    if (capture_region(&st->cap, 0, 0, 0, st->cap.width, st->cap.height, &im, why, sizeof why) < 0) {
         snprintf(err, errlen, "its screen-capture command does not work here: %s", why);
         goto fail;
     }

@@ -233,7 +233,7 @@ static int str_snapshot(struct oracle *o, const char *path, char *err, size_t er
 {
     struct str_state *st = o->state;
     struct image im;
-    if (capture_region(st->cap, 0, 0, st->cap->width, st->cap->height, &im, err, errlen) < 0)
+    if (capture_region(st->cap, 0, 0, 0, st->cap->width, st->cap->height, &im, err, errlen) < 0)
         return -1;
     int rc = png_write_rgb(path, im.w, im.h, im.rgb, err, errlen);
     image_free(&im);

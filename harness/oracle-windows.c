@@ -206,7 +206,7 @@ bool ow_capture_shows_frame(void *capture, xcb_rectangle_t r)
 {
     struct image im;
     char err[512];
-    if (capture_region(capture, r.x, r.y, r.width, r.height, &im, err, sizeof err) < 0)
+    if (capture_region(capture, 0, r.x, r.y, r.width, r.height, &im, err, sizeof err) < 0)
         return false;
     bool found = false;
     for (int y = 0; y < im.h && !found; y++)

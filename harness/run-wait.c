@@ -103,13 +103,17 @@ static const struct record *stream_gap_during(struct ctx *c, const struct waitin
     return NULL;
 }
 
-/* The last `sampled` record of a sampling screen oracle (oracle-capture.c), NULL for the others
- * (damage and stream oracles see every change as it comes). */
-static const struct record *last_sample(struct ctx *c)
+/* The last `sampled` record of a sampling screen oracle (oracle-capture.c) that looked at the
+ * client's window (a per-window capture names its client; one of the whole screen names none), NULL
+ * for the other oracles (damage and stream oracles see every change as it comes). */
+static const struct record *last_sample(struct ctx *c, const char *client)
 {
-    for (int i = c->s->tl.n - 1; i >= 0; i--)
-        if (!strcmp(c->s->tl.recs[i]->source, "screen") && !strcmp(c->s->tl.recs[i]->kind, "sampled"))
-            return c->s->tl.recs[i];
+    for (int i = c->s->tl.n - 1; i >= 0; i--) {
+        const struct record *r = c->s->tl.recs[i];
+        const char *of = record_get(r, "client");
+        if (!strcmp(r->source, "screen") && !strcmp(r->kind, "sampled") && (!of || !client || !strcmp(of, client)))
+            return r;
+    }
     return NULL;
 }
 
@@ -127,12 +131,12 @@ static int64_t rec_time(struct ctx *c, const struct record *r, const char *key)
 static bool undecided_by_samples(struct ctx *c, const struct waiting *w, void **pair)
 {
     const struct step *st = w->st;
-    if (strcmp(st->source, "screen") || w->broken != VERDICT_FAIL || !last_sample(c))
+    if (strcmp(st->source, "screen") || w->broken != VERDICT_FAIL || !last_sample(c, w->subject))
         return false;
     int64_t bound = clock_now_us() + (int64_t)ctx_scaled(c, 3000) * 1000;
-    while (rec_time(c, last_sample(c), "began_us") < w->deadline && clock_now_us() < bound && !proc_interrupted())
+    while (rec_time(c, last_sample(c, w->subject), "began_us") < w->deadline && clock_now_us() < bound && !proc_interrupted())
         session_pump(c->s, bound, -1);
-    const struct record *s = last_sample(c);
+    const struct record *s = last_sample(c, w->subject);
     double dl_ms = (double)(w->deadline - c->s->tl.start_us) / 1000.0;
     if (rec_time(c, s, "began_us") < w->deadline) {
         ctx_decide(c, VERDICT_UNRESOLVED, st, "the screen oracle took no picture after the deadline (%+.3f ms) within "

@@ -47,8 +47,14 @@ bool cmd_create(struct client *cl, struct cmd *cmd, int argc, char **argv, char 
                                              cl->screen->root_visual,
                                              XCB_CW_BACK_PIXMAP | XCB_CW_EVENT_MASK, values));
     const struct atoms *a = &cl->atoms;
-    set_string(cl, cmd, a->wm_name, XCB_ATOM_STRING, cl->name, strlen(cl->name));
-    set_string(cl, cmd, a->net_wm_name, a->utf8_string, cl->name, strlen(cl->name));
+    /* The client's name, and which of its windows this is in the whole run (its pid and a count):
+     * a capture that finds a window by its name (tools/weston-capture) must not find an earlier
+     * case's window of the same client name that the compositor still shows (weston 10 does). */
+    static unsigned created;
+    char title[96];
+    int tlen = snprintf(title, sizeof title, "%s (pid %d, window %u)", cl->name, (int)getpid(), ++created);
+    set_string(cl, cmd, a->wm_name, XCB_ATOM_STRING, title, (size_t)tlen);
+    set_string(cl, cmd, a->net_wm_name, a->utf8_string, title, (size_t)tlen);
     static const char wm_class[] = "scripted-client\0scripted-client"; /* instance\0class\0 */
     set_string(cl, cmd, a->wm_class, XCB_ATOM_STRING, wm_class, sizeof wm_class);
     uint32_t pid = (uint32_t)getpid();

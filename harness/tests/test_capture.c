@@ -55,10 +55,12 @@ static void test_command_for(void **state)
 {
     (void)state;
     char out[256];
-    capture_command_for("grim -t ppm -g \"{x},{y} {w}x{h}\" -", 10, 20, 30, 40, out, sizeof out);
+    capture_command_for("grim -t ppm -g \"{x},{y} {w}x{h}\" -", 0, 10, 20, 30, 40, out, sizeof out);
     assert_string_equal(out, "grim -t ppm -g \"10,20 30x40\" -");
-    capture_command_for("shot {x} {x}", 1, 2, 3, 4, out, sizeof out);
+    capture_command_for("shot {x} {x}", 0, 1, 2, 3, 4, out, sizeof out);
     assert_string_equal(out, "shot 1 1");
+    capture_command_for("weston-capture {window} {x} {y} {w} {h}", 0x40000a, 1, 2, 3, 4, out, sizeof out);
+    assert_string_equal(out, "weston-capture 4194314 1 2 3 4");
 }
 
 int main(void)
