@@ -40,7 +40,7 @@ BENCH_BIN := bench/framesync-bench
 # and mutter's screen captures over D-Bus (the screen oracles under kwin_wayland and mutter-wayland),
 # input through mutter's and KWin's own seats (mutter's RemoteDesktop API, KWin's fake input: the
 # input paths under mutter-wayland and kwin_wayland), the shim that lets sway and cage start as root
-TOOLS := tools/kwin-screenshot tools/mutter-screencast tools/mutter-input tools/nosetuid0.so
+TOOLS := tools/kwin-screenshot tools/mutter-screencast tools/mutter-input tools/weston-capture tools/nosetuid0.so
 DBUS_CFLAGS := $(shell pkg-config --cflags dbus-1 2>/dev/null)
 DBUS_LIBS   := $(shell pkg-config --libs dbus-1 2>/dev/null)
 FAKE_INPUT_XML := $(wildcard /usr/share/plasma-wayland-protocols/fake-input.xml)
@@ -92,6 +92,10 @@ tools/kwin-screenshot: tools/kwin-screenshot.c
 
 tools/mutter-screencast: tools/mutter-screencast.c
 	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@.new $< $(DBUS_LIBS) && mv -f $@.new $@
+
+# weston's picture of an X window, found through weston-debug's scene graph (weston.conf)
+tools/weston-capture: tools/weston-capture.c
+	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@.new $< $(X_LIBS) && mv -f $@.new $@
 
 tools/mutter-input: tools/mutter-input.c
 	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@.new $< $(DBUS_LIBS) && mv -f $@.new $@
