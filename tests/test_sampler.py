@@ -11,10 +11,12 @@ tests/slow-capture, whose pictures are true but slow (each is taken 60 ms into a
 - delimited/hold-while-odd [draft-2011]: fake-wm holds the odd frame: PASS; with
   `--inject paint-while-odd` the odd frame stays on screen for the case's 300 ms and a picture
   shows it: FAIL;
+- the same, clean and paint-while-odd, with a template that takes {window} (one window a picture, in
+  turn, as for weston's capture);
 - the screen oracle of each run is the capture, not the root (which answers here);
 - no process is left behind (this script is a child subreaper: an orphan would be its child).
 
-Usage: tests/test_sampler.py      (make sampler; about 45 s)
+Usage: tests/test_sampler.py      (make sampler; about a minute)
 """
 import ctypes
 import os
@@ -40,16 +42,20 @@ RUNS = {
     "drawn-delay=300": {"drawn/after-paint": ("PASS", None)},
     "paint-while-odd": {"delimited/hold-while-odd": ("FAIL", None)},
 }
+# the same with a template that takes {window}: one window a picture, in turn (weston's capture)
+PER_WINDOW = ["", "paint-while-odd"]
 
 
-def run(tmp, fault):
+def run(tmp, fault, per_window=False):
     """One harness run with fake-wm --inject fault; (its output, RunResults)."""
-    name = fault.split("=")[0] or "clean"
+    name = (fault.split("=")[0] or "clean") + ("-per-window" if per_window else "")
     conf, out = os.path.join(tmp, name + ".conf"), os.path.join(tmp, name)
     with open(CONF) as f, open(conf, "w") as w:
         for line in f:
             if line.startswith("command:") and fault:
                 line = line.rstrip("\n") + " --inject %s\n" % fault
+            if line.startswith("screen-capture:") and per_window:
+                line = line.replace("slow-capture {x}", "slow-capture --window {window} {x}")
             w.write(line)
     cmd = [HARNESS, "--wm", conf, "--profile", PROFILE, "--filter", CASES, "--out", out]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
@@ -60,9 +66,21 @@ def run(tmp, fault):
                                                                      p.stdout[-3000:]))
 
 
-def check(fault, output, results, problems):
+def sampled_one_window(results):
+    """Some picture of the run was of one window: its `sampled` record names the client."""
+    for c in results.cases:
+        try:
+            with open(c.log) as f:
+                if any(" sampled began_us=" in line and " client=" in line for line in f):
+                    return True
+        except (OSError, TypeError):
+            continue
+    return False
+
+
+def check(fault, output, results, problems, per_window=False):
     """The verdicts the run must give, under the sampler; the line printed for it."""
-    name = "fake-wm" + (" --inject " + fault if fault else "")
+    name = "fake-wm" + (" --inject " + fault if fault else "") + (" (a window a picture)" if per_window else "")
     got = {c.id: c for c in results.cases}
     seen = []
     for case, (want, reason) in RUNS[fault].items():
@@ -75,6 +93,8 @@ def check(fault, output, results, problems):
             problems.append("%s: %s is %s, not %s: %s" % (name, case, c.verdict.value, want, c.reason))
         elif reason and reason not in (c.reason or ""):
             problems.append("%s: %s is %s without saying why (%r not in %r)" % (name, case, want, reason, c.reason))
+    if per_window and not sampled_one_window(results):
+        problems.append("%s: no picture was of one window (no `sampled ... client=` record in the logs)" % name)
     oracles = {c.get("screen_oracle", "") for c in results.compositors}
     if not oracles or any(not o.startswith(CAPTURE_ORACLE) for o in oracles):
         problems.append("%s: the screen oracle was not the capture: %s" % (name, "; ".join(sorted(oracles))))
@@ -87,15 +107,15 @@ def main():
         sys.exit("test_sampler: prctl(PR_SET_CHILD_SUBREAPER) failed")
     problems, seen = [], []
     with tempfile.TemporaryDirectory(prefix="framesync-sampler-") as tmp:
-        for fault in RUNS:
-            output, results = run(tmp, fault)
-            seen.append(check(fault, output, results, problems))
+        for fault, per_window in [(f, False) for f in RUNS] + [(f, True) for f in PER_WINDOW]:
+            output, results = run(tmp, fault, per_window)
+            seen.append(check(fault, output, results, problems, per_window))
     left = leftover_children()
     if left:
         problems.append("left behind: " + "; ".join(left))
     for line in seen:
         print("test_sampler: " + line)
-    print("test_sampler: %d runs through a sampling capture, %d problems" % (len(RUNS), len(problems)))
+    print("test_sampler: %d runs through a sampling capture, %d problems" % (len(seen), len(problems)))
     for p in problems:
         print("  " + p)
     return 1 if problems else 0

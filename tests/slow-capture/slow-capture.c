@@ -4,8 +4,10 @@
  * binary PPM of the region of the X root (GetImage: on an X server whose WM composites, the screen
  * itself), taken in the middle of its run:
  *
- *   slow-capture [--latency-ms N] X Y W H      (N: 60 by default)
+ *   slow-capture [--latency-ms N] [--window ID] X Y W H      (N: 60 by default)
  *
+ * With --window (a template with {window}) the harness takes one window a picture, in turn, as it
+ * does for weston (tools/weston-capture); the region is the root's all the same.
  * N ms pass before the picture is taken and N ms after it, so the harness knows only that the
  * picture shows the screen at some moment of the span of the process, as with a real sampler.  The
  * waits stand in for the latency of a screenshot API; they order nothing. */
@@ -49,12 +51,15 @@ int main(int argc, char **argv)
 {
     long latency = 60;
     int a = 1;
-    if (argc == 7 && !strcmp(argv[1], "--latency-ms")) {
-        latency = strtol(argv[2], NULL, 10);
-        a = 3;
+    for (; a + 1 < argc && !strncmp(argv[a], "--", 2); a += 2) {
+        if (!strcmp(argv[a], "--latency-ms"))
+            latency = strtol(argv[a + 1], NULL, 10);
+        else if (strcmp(argv[a], "--window")) /* X coordinates are true here: the window changes nothing */
+            break;
     }
     if (argc - a != 4 || latency < 0 || latency > 5000)
-        return fail("usage: slow-capture [--latency-ms N] X Y W H (a binary PPM of that region of the root)");
+        return fail("usage: slow-capture [--latency-ms N] [--window ID] X Y W H (a binary PPM of that region of the "
+                    "root)");
     int x = atoi(argv[a]), y = atoi(argv[a + 1]), w = atoi(argv[a + 2]), h = atoi(argv[a + 3]);
     if (w <= 0 || h <= 0 || w > 16384 || h > 16384)
         return fail("an empty or too large region");
