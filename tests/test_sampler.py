@@ -47,7 +47,7 @@ PER_WINDOW = ["", "paint-while-odd"]
 
 
 def run(tmp, fault, per_window=False):
-    """One harness run with fake-wm --inject fault; (its output, RunResults)."""
+    """One harness run with fake-wm --inject fault; (its folder, its output, RunResults)."""
     name = (fault.split("=")[0] or "clean") + ("-per-window" if per_window else "")
     conf, out = os.path.join(tmp, name + ".conf"), os.path.join(tmp, name)
     with open(CONF) as f, open(conf, "w") as w:
@@ -60,25 +60,24 @@ def run(tmp, fault, per_window=False):
     cmd = [HARNESS, "--wm", conf, "--profile", PROFILE, "--filter", CASES, "--out", out]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
     try:
-        return p.stdout, RunResults.load(os.path.join(out, "results.json"))
+        return out, p.stdout, RunResults.load(os.path.join(out, "results.json"))
     except (OSError, ValueError) as e:
         sys.exit("test_sampler: %s: no results (%s), exit %d:\n%s" % (" ".join(cmd), e, p.returncode,
                                                                      p.stdout[-3000:]))
 
 
-def sampled_one_window(results):
-    """Some picture of the run was of one window: its `sampled` record names the client."""
-    for c in results.cases:
-        try:
-            with open(c.log) as f:
-                if any(" sampled began_us=" in line and " client=" in line for line in f):
-                    return True
-        except (OSError, TypeError):
-            continue
-    return False
+def pictures_of_one_window(out):
+    """How many pictures of the run were of one window: slow-capture --window says so in the
+    compositor's log (a window id other than 0)."""
+    try:
+        with open(os.path.join(out, "logs", "compositor.log"), errors="replace") as f:
+            return sum(1 for line in f if line.startswith("slow-capture: a picture of window ") and
+                       line.split()[-1] != "0")
+    except OSError:
+        return 0
 
 
-def check(fault, output, results, problems, per_window=False):
+def check(fault, out, output, results, problems, per_window=False):
     """The verdicts the run must give, under the sampler; the line printed for it."""
     name = "fake-wm" + (" --inject " + fault if fault else "") + (" (a window a picture)" if per_window else "")
     got = {c.id: c for c in results.cases}
@@ -93,11 +92,13 @@ def check(fault, output, results, problems, per_window=False):
             problems.append("%s: %s is %s, not %s: %s" % (name, case, c.verdict.value, want, c.reason))
         elif reason and reason not in (c.reason or ""):
             problems.append("%s: %s is %s without saying why (%r not in %r)" % (name, case, want, reason, c.reason))
-    if per_window and not sampled_one_window(results):
-        problems.append("%s: no picture was of one window (no `sampled ... client=` record in the logs)" % name)
+    if per_window and not pictures_of_one_window(out):
+        problems.append("%s: no picture was of one window (slow-capture said none in logs/compositor.log)" % name)
     oracles = {c.get("screen_oracle", "") for c in results.compositors}
     if not oracles or any(not o.startswith(CAPTURE_ORACLE) for o in oracles):
         problems.append("%s: the screen oracle was not the capture: %s" % (name, "; ".join(sorted(oracles))))
+    if per_window:
+        seen.append("%d pictures of one window" % pictures_of_one_window(out))
     return "%s: %s" % (name, ", ".join(seen))
 
 
@@ -108,8 +109,8 @@ def main():
     problems, seen = [], []
     with tempfile.TemporaryDirectory(prefix="framesync-sampler-") as tmp:
         for fault, per_window in [(f, False) for f in RUNS] + [(f, True) for f in PER_WINDOW]:
-            output, results = run(tmp, fault, per_window)
-            seen.append(check(fault, output, results, problems, per_window))
+            out, output, results = run(tmp, fault, per_window)
+            seen.append(check(fault, out, output, results, problems, per_window))
     left = leftover_children()
     if left:
         problems.append("left behind: " + "; ".join(left))

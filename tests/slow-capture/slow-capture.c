@@ -54,7 +54,9 @@ int main(int argc, char **argv)
     for (; a + 1 < argc && !strncmp(argv[a], "--", 2); a += 2) {
         if (!strcmp(argv[a], "--latency-ms"))
             latency = strtol(argv[a + 1], NULL, 10);
-        else if (strcmp(argv[a], "--window")) /* X coordinates are true here: the window changes nothing */
+        else if (!strcmp(argv[a], "--window")) /* X coordinates are true here: the window changes nothing */
+            fprintf(stderr, "slow-capture: a picture of window %s\n", argv[a + 1]); /* the proof's evidence */
+        else
             break;
     }
     if (argc - a != 4 || latency < 0 || latency > 5000)
