@@ -37,13 +37,11 @@
 #include <unistd.h>
 #include <wayland-client.h>
 
+#include "stream-proto.h"
 #include "wlr-screencopy.h"
 
 #define SLOTS 2          /* copies pending at once: one always waits while the other is made again */
-#define MAX_POINTS 64
 #define MAX_FAILED 20    /* copies in a row that failed: the output is gone */
-
-struct point { int x, y; };
 
 struct slot {
     struct cap *cap;
@@ -72,8 +70,7 @@ struct cap {
     int64_t gap_us_total;
     int64_t gap_from_us; /* >0: no copy was known pending since then (the frame that ended it) */
     int64_t pending_gap_us; /* the gap to report on the next frame line */
-    struct point points[MAX_POINTS];
-    int npoints;
+    struct sp_points points;
     bool started;        /* `ready` was written: frame lines may follow */
 };
 
@@ -104,15 +101,22 @@ static int64_t pixel_at(const struct cap *c, const uint8_t *data, bool y_invert,
     return v & 0xFFFFFFu;
 }
 
-static void print_points(const struct cap *c)
+/* The latest frame's pixel (stream-proto.h's sp_pixel_fn). */
+static int64_t latest_pixel(void *ctx, int x, int y)
 {
-    if (!c->seq)
-        return; /* no frame yet: what the screen shows is not known */
-    for (int i = 0; i < c->npoints; i++) {
-        int64_t p = pixel_at(c, c->latest, c->latest_y_invert, c->points[i].x, c->points[i].y);
-        if (p >= 0)
-            printf(" px=%d,%d:%06llX", c->points[i].x, c->points[i].y, (unsigned long long)p);
-    }
+    const struct cap *c = ctx;
+    return pixel_at(c, c->latest, c->latest_y_invert, x, y);
+}
+
+/* no frame yet: what the screen shows is not known */
+static sp_pixel_fn have_latest(const struct cap *c)
+{
+    return c->seq ? latest_pixel : NULL;
+}
+
+static void print_points(struct cap *c)
+{
+    sp_print_points(&c->points, have_latest(c), c);
 }
 
 static void print_stats(const struct cap *c)
@@ -360,48 +364,19 @@ static const struct wl_callback_listener still_listener = {.done = still_done};
 
 static void cmd_watch(struct cap *c, const char *args)
 {
-    c->npoints = 0;
-    int x, y, n;
-    while (c->npoints < MAX_POINTS && sscanf(args, " %d,%d%n", &x, &y, &n) == 2) {
-        c->points[c->npoints++] = (struct point){x, y};
-        args += n;
-    }
+    sp_parse_watch(&c->points, args);
     /* answered after a round trip: every frame committed before it has been read by then */
     wl_callback_add_listener(wl_display_sync(c->display), &still_listener, c);
 }
 
-static void cmd_ppm(struct cap *c, const char *args)
-{
-    int x, y, w, h;
-    if (sscanf(args, "%d %d %d %d", &x, &y, &w, &h) != 4 || w <= 0 || h <= 0 || x < 0 || y < 0 ||
-        (uint32_t)(x + w) > c->width || (uint32_t)(y + h) > c->height) {
-        printf("error msg=ppm wants X Y W H inside the %ux%u output\n", c->width, c->height);
-        fflush(stdout);
-        return;
-    }
-    if (!c->seq) {
-        printf("error msg=no frame was composited yet\n");
-        fflush(stdout);
-        return;
-    }
-    char head[64];
-    int hl = snprintf(head, sizeof head, "P6\n%d %d\n255\n", w, h);
-    printf("ppm len=%zu\n%s", (size_t)hl + (size_t)w * (size_t)h * 3, head);
-    for (int j = 0; j < h; j++)
-        for (int i = 0; i < w; i++) {
-            uint32_t p = (uint32_t)pixel_at(c, c->latest, c->latest_y_invert, x + i, y + j);
-            putchar((int)(p >> 16) & 0xFF), putchar((int)(p >> 8) & 0xFF), putchar((int)p & 0xFF);
-        }
-    fflush(stdout);
-}
-
 /* One line of standard input; false at `quit`. */
-static bool command(struct cap *c, char *line)
+static bool command(void *ctx, char *line)
 {
+    struct cap *c = ctx;
     if (!strncmp(line, "watch", 5))
         cmd_watch(c, line + 5);
     else if (!strncmp(line, "ppm ", 4))
-        cmd_ppm(c, line + 4);
+        sp_answer_ppm(line + 4, (int)c->width, (int)c->height, have_latest(c), c);
     else if (!strcmp(line, "stats"))
         print_stats(c);
     else if (!strcmp(line, "quit"))
@@ -410,27 +385,6 @@ static bool command(struct cap *c, char *line)
         printf("error msg=unknown command: %s\n", line);
         fflush(stdout);
     }
-    return true;
-}
-
-/* Takes what standard input has; false at its end or `quit`. */
-static bool read_commands(struct cap *c, char *buf, size_t *len, size_t cap)
-{
-    ssize_t n = read(0, buf + *len, cap - 1 - *len);
-    if (n <= 0)
-        return false;
-    *len += (size_t)n;
-    buf[*len] = 0;
-    char *nl;
-    while ((nl = strchr(buf, '\n'))) {
-        *nl = 0;
-        if (!command(c, buf))
-            return false;
-        memmove(buf, nl + 1, *len - (size_t)(nl + 1 - buf) + 1);
-        *len -= (size_t)(nl + 1 - buf);
-    }
-    if (*len == cap - 1)
-        *len = 0; /* a line too long to be a command */
     return true;
 }
 
@@ -456,7 +410,7 @@ static void loop(struct cap *c)
         }
         if (wl_display_dispatch_pending(c->display) < 0)
             die("the connection to the compositor broke");
-        if ((p[1].revents & (POLLIN | POLLHUP)) && !read_commands(c, buf, &len, sizeof buf))
+        if ((p[1].revents & (POLLIN | POLLHUP)) && !sp_read_commands(0, buf, &len, sizeof buf, command, c))
             return;
     }
 }
