@@ -53,6 +53,12 @@ endif
 ifneq ($(WAYLAND_LIBS),)
 TOOLS += tools/wlr-capture
 endif
+# every frame mutter paints, through its ScreenCast stream read with libpipewire (libpipewire-0.3-dev)
+PIPEWIRE_CFLAGS := $(shell pkg-config --cflags libpipewire-0.3 2>/dev/null)
+PIPEWIRE_LIBS   := $(shell pkg-config --libs libpipewire-0.3 2>/dev/null)
+ifneq ($(PIPEWIRE_LIBS),)
+TOOLS += tools/mutter-stream
+endif
 
 # named clients of our own (clients/README.md): a toolkit that ships no demo binary in Debian gets
 # a small program in clients/, built only where its dev package is installed (not in
@@ -90,8 +96,12 @@ clients/allegro-demo: clients/allegro-demo.c
 tools/kwin-screenshot: tools/kwin-screenshot.c
 	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@.new $< $(DBUS_LIBS) && mv -f $@.new $@
 
-tools/mutter-screencast: tools/mutter-screencast.c
-	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@.new $< $(DBUS_LIBS) && mv -f $@.new $@
+tools/mutter-screencast: tools/mutter-screencast.c tools/mutter-dbus.c tools/mutter-dbus.h
+	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@.new tools/mutter-screencast.c tools/mutter-dbus.c $(DBUS_LIBS) && mv -f $@.new $@
+
+tools/mutter-stream: tools/mutter-stream.c tools/mutter-dbus.c tools/mutter-dbus.h tools/stream-proto.c tools/stream-proto.h
+	$(CC) $(CFLAGS) $(DBUS_CFLAGS) $(PIPEWIRE_CFLAGS) -o $@.new tools/mutter-stream.c tools/mutter-dbus.c \
+	    tools/stream-proto.c $(DBUS_LIBS) $(PIPEWIRE_LIBS) && mv -f $@.new $@
 
 # weston's picture of an X window, found through weston-debug's scene graph (weston.conf)
 tools/weston-capture: tools/weston-capture.c
@@ -113,8 +123,8 @@ build/kwin/fake-input-protocol.c: $(FAKE_INPUT_XML)
 	@mkdir -p build/kwin
 	wayland-scanner private-code $< $@
 
-tools/wlr-capture: tools/wlr-capture.c tools/wlr-screencopy.c tools/wlr-screencopy.h
-	$(CC) $(CFLAGS) $(WAYLAND_CFLAGS) -o $@ tools/wlr-capture.c tools/wlr-screencopy.c $(WAYLAND_LIBS)
+tools/wlr-capture: tools/wlr-capture.c tools/wlr-screencopy.c tools/wlr-screencopy.h tools/stream-proto.c tools/stream-proto.h
+	$(CC) $(CFLAGS) $(WAYLAND_CFLAGS) -o $@ tools/wlr-capture.c tools/wlr-screencopy.c tools/stream-proto.c $(WAYLAND_LIBS)
 
 tools/nosetuid0.so: tools/nosetuid0.c
 	$(CC) $(CFLAGS) -shared -fPIC -o $@.new $< && mv -f $@.new $@

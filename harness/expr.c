@@ -192,7 +192,8 @@ static enum expr_status sampled_order(const struct expr_env *env, const char *a,
                  sb ? "shown no later than " : "at ", (double)(bhi - env->t0_us) / 1000.0, a, op, b);
         return EXPR_FALSE;
     }
-    snprintf(explain, len, "the screen oracle samples the screen (the compositor's own picture): %s lies between "
+    snprintf(explain, len, "the screen oracle knows only a span of time for what it saw (a picture's, or the "
+             "frames' around a paint): %s lies between "
              "%+.3f and %+.3f ms and %s between %+.3f and %+.3f ms, so whether %s came %s %s cannot be told",
              a, (double)(alo - env->t0_us) / 1000.0, (double)(ahi - env->t0_us) / 1000.0, b,
              (double)(blo - env->t0_us) / 1000.0, (double)(bhi - env->t0_us) / 1000.0, a, op, b);

@@ -70,11 +70,14 @@ static int point_rgb(const struct stream_frame *f, int x, int y, uint32_t *rgb)
     return -1;
 }
 
-/* since_us: the change was shown at t exactly when no frame can be missing before it; after a gap,
- * at some moment after the previous frame (harness/expr.c orders it only when that is certain) */
+/* since_us: the change was shown at t exactly when no frame can be missing before it and t is the
+ * frame's own time; after a gap, or where frame times are when the compositor recorded its paint
+ * (timing=recorded: mutter), at some moment after the previous frame (harness/expr.c orders it only
+ * when that is certain) */
 static int64_t shown_since(const struct str_state *st, const struct stream_frame *f)
 {
-    return f->gap_us > 0 && st->last_frame_us ? st->last_frame_us : f->t_us;
+    bool span = f->gap_us > 0 || st->stream.recorded_times;
+    return span && st->last_frame_us ? st->last_frame_us : f->t_us;
 }
 
 /* A record for each window whose pixel or mapped state changed in this frame (or still). */

@@ -19,10 +19,16 @@ int oracles_create(struct xserver *x, struct capture *cap, struct oracle **out, 
         /* a stream or capture the conf names is what it means to be seen through, even where the root
          * answers (a rootful Xwayland's root is the X server's picture, not the compositor's) */
         if (cap && cap->stream_command[0]) {
-            if ((o = oracle_stream_create(x, cap, cap->stream_command, served, len, capwhy, sizeof capwhy)))
+            if ((o = oracle_stream_create(x, cap, cap->stream_command, served, len, capwhy, sizeof capwhy))) {
                 out[n++] = o;
-            else
+            } else if (cap->command[0] && (o = oracle_capture_create(x, cap, served, len, why, sizeof why))) {
+                /* the conf's capture, one picture at a time: what can be seen is decided by its rules */
+                out[n++] = o;
+                fprintf(stderr, "framesync: the screen stream does not work here (%s): the screen is sampled\n",
+                        capwhy);
+            } else {
                 snprintf(no_screen, len, "its screen stream does not work here: %s", capwhy);
+            }
         } else if (cap) {
             if ((o = oracle_capture_create(x, cap, served, len, capwhy, sizeof capwhy)))
                 out[n++] = o;

@@ -209,6 +209,7 @@ int stream_start(struct stream *s, const char *command, char *const *env, int lo
         stream_stop(s);
         return -1;
     }
+    s->recorded_times = strstr(line, " timing=recorded") != NULL;
     return 0;
 }
 

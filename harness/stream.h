@@ -6,7 +6,11 @@
  * the harness watches; a frame line whose gap_us is above 0 says that no copy was pending for that
  * long before it, so frames shown only then may be missing (never hidden: see tools/wlr-capture.c).
  *
- *   ready width=W height=H refresh_mhz=R ...          its first line (or `error msg=...`)
+ *   ready width=W height=H refresh_mhz=R ...          its first line (or `error msg=...`); with
+ *                                                    ` timing=recorded` a frame's time is when the
+ *                                                    compositor recorded it after its paint, so the
+ *                                                    paint lies after the previous frame's time
+ *                                                    (tools/mutter-stream), not at the frame's own
  *   frame seq=N t_us=T gap_us=G damage=... px=X,Y:RRGGBB ...   each frame
  *   still seq=N t_us=T px=...                        the answer to `watch`: the screen at T
  *   ppm len=L + L bytes                              the answer to `ppm X Y W H` (latest frame)
@@ -31,6 +35,8 @@ struct stream {
     char *buf;                /* what it wrote and nobody took yet */
     size_t len, cap;
     int width, height, refresh_mhz;
+    bool recorded_times;      /* `timing=recorded`: a frame was painted between the previous frame's
+                               * time and its own */
 };
 
 /* One frame or still line, parsed. */

@@ -209,7 +209,7 @@ static void test_before_after_sampled(void **state)
     assert_explain_has("early (at +10.000 ms) came before shown (shown no later than +200.000 ms)");
     assert_eval("shown after late", EXPR_FALSE);
     assert_eval("mid after shown", EXPR_ERROR);
-    assert_explain_has("the screen oracle samples the screen");
+    assert_explain_has("the screen oracle knows only a span of time");
     assert_explain_has("shown between +50.000 and +200.000 ms");
     assert_eval("shown before mid", EXPR_ERROR);
 }
