@@ -199,13 +199,16 @@ static xcb_connection_t *connect_to(struct xserver *x)
     return c;
 }
 
-/* The ranges recorded: SendEvent and ConfigureWindow, and the SYNC requests that set or wait. */
+/* The ranges recorded: SendEvent, ConfigureWindow and ChangeProperty, and the SYNC requests that set
+ * or wait. */
 static int record_ranges(const struct rec_state *st, xcb_record_range_t *ranges)
 {
     int nr = 0;
-    memset(ranges, 0, 6 * sizeof *ranges);
+    memset(ranges, 0, 7 * sizeof *ranges);
     ranges[nr++].core_requests = (xcb_record_range_8_t){XCB_SEND_EVENT, XCB_SEND_EVENT};
     ranges[nr++].core_requests = (xcb_record_range_8_t){XCB_CONFIGURE_WINDOW, XCB_CONFIGURE_WINDOW};
+    /* for _XWAYLAND_ALLOW_COMMITS alone (record-decode.c drops every other property) */
+    ranges[nr++].core_requests = (xcb_record_range_8_t){XCB_CHANGE_PROPERTY, XCB_CHANGE_PROPERTY};
     if (!st->sync_major)
         return nr;
     static const uint16_t minors[][2] = {{XCB_SYNC_SET_COUNTER, XCB_SYNC_CHANGE_COUNTER},
@@ -244,7 +247,7 @@ static int check_extensions(struct rec_state *st, char *err, size_t errlen)
 
 static int create_context(struct rec_state *st, char *err, size_t errlen)
 {
-    xcb_record_range_t ranges[6];
+    xcb_record_range_t ranges[7];
     int nr = record_ranges(st, ranges);
     xcb_record_client_spec_t spec = XCB_RECORD_CS_ALL_CLIENTS;
     st->ctx = xcb_generate_id(st->ctl);

@@ -277,6 +277,28 @@ static int format_sync(const uint8_t *req, size_t len, bool sw, struct out *w)
     return -1;
 }
 
+/* ChangeProperty of _XWAYLAND_ALLOW_COMMITS only: the Xwayland commit freeze a WM sets on a frame
+ * (0: Xwayland holds the window's commits, 1: it lets them through).  Every other property a client
+ * sets is not the oracle's business (-1). */
+static int format_change_property(const uint8_t *req, size_t len, bool sw, rec_atom_name_fn name, void *actx,
+                                  struct out *w)
+{
+    if (len < 24)
+        return -1;
+    uint32_t prop = get32(req + 8, sw);
+    const char *pn = name ? name(actx, prop) : NULL;
+    if (!pn || strcmp(pn, "_XWAYLAND_ALLOW_COMMITS"))
+        return -1;
+    uint8_t format = req[16];
+    uint32_t n = get32(req + 20, sw);
+    put(w, "change-property window=%" PRIu32, get32(req + 4, sw));
+    put_atom(w, "atomname", prop, name, actx);
+    put(w, " mode=%s format=%u", req[1] == XCB_PROP_MODE_REPLACE ? "replace" : "append", format);
+    if (format == 32 && n >= 1 && len >= 28)
+        put(w, " value=%" PRIu32, get32(req + 24, sw));
+    return 0;
+}
+
 int rec_format_request(const uint8_t *req, size_t len, bool swapped, uint8_t sync_major,
                        rec_atom_name_fn atom_name, void *actx, char *out, size_t outlen)
 {
@@ -299,6 +321,8 @@ int rec_format_request(const uint8_t *req, size_t len, bool swapped, uint8_t syn
         r = format_send_event(req, len, swapped, atom_name, actx, &w);
     else if (req[0] == XCB_CONFIGURE_WINDOW)
         r = format_configure_window(req, len, swapped, &w);
+    else if (req[0] == XCB_CHANGE_PROPERTY)
+        r = format_change_property(req, len, swapped, atom_name, actx, &w);
     else if (sync_major && req[0] == sync_major)
         r = format_sync(req, len, swapped, &w);
     else

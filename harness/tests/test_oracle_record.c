@@ -50,6 +50,8 @@ static const char *names(void *ctx, uint32_t a)
     case 300: return "_NET_WM_FRAME_DRAWN";
     case 301: return "_NET_WM_FRAME_TIMINGS";
     case 302: return "WITH SPACE";
+    case 303: return "_XWAYLAND_ALLOW_COMMITS";
+    case 304: return "WM_NAME";
     }
     return "";
 }
@@ -202,6 +204,32 @@ static void test_configure_window(void **state)
     assert_null(fmt(&w, false));
 }
 
+static void change_property(struct buf *w, uint32_t window, uint32_t prop, uint32_t value)
+{
+    u8(w, XCB_CHANGE_PROPERTY); u8(w, XCB_PROP_MODE_REPLACE); u16(w, 7);
+    u32(w, window); u32(w, prop); u32(w, XCB_ATOM_CARDINAL); u8(w, 32); u8(w, 0); u16(w, 0);
+    u32(w, 1); u32(w, value);
+}
+
+/* the Xwayland commit freeze is reported; the other properties clients set are not */
+static void test_change_property(void **state)
+{
+    (void)state;
+    struct buf w = {0};
+    change_property(&w, 77, 303, 0);
+    assert_string_equal(fmt(&w, false),
+                        "change-property window=77 atomname=_XWAYLAND_ALLOW_COMMITS mode=replace format=32 value=0");
+    struct buf b = {.be = true};
+    change_property(&b, 77, 303, 1);
+    assert_string_equal(fmt(&b, true),
+                        "change-property window=77 atomname=_XWAYLAND_ALLOW_COMMITS mode=replace format=32 value=1");
+    struct buf o = {0};
+    change_property(&o, 77, 304, 5);
+    assert_null(fmt(&o, false));
+    o.n = 20; /* truncated */
+    assert_null(fmt(&o, false));
+}
+
 static void test_swapped_client(void **state)
 {
     (void)state;
@@ -340,7 +368,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sync_request_message), cmocka_unit_test(test_drawn_messages),
         cmocka_unit_test(test_synthetic_configure_notify), cmocka_unit_test(test_sync_requests),
-        cmocka_unit_test(test_configure_window),     cmocka_unit_test(test_swapped_client),
+        cmocka_unit_test(test_configure_window),     cmocka_unit_test(test_change_property),
+        cmocka_unit_test(test_swapped_client),
         cmocka_unit_test(test_other_and_truncated),  cmocka_unit_test(test_split_with_times),
         cmocka_unit_test(test_split_without_times),  cmocka_unit_test(test_split_with_sequence),
         cmocka_unit_test(test_split_big_request),    cmocka_unit_test(test_split_malformed),
