@@ -176,6 +176,13 @@ const struct fault_desc fault_table[F_COUNT] = {
     {F_REPLACED_KEEPS_FREEZE, "replaced-keeps-freeze", "lifecycle/replace/request-outstanding-shown",
      "replaced (--replace), it gives up managing and its WM_S0 window but keeps compositing and never exits, "
      "and each window whose resize waited for its answer keeps the picture it had then for ever"},
+    {F_THAWED_BEFORE_ANSWER, "thawed-before-answer", "de-facto/xwayland/thawed-by-answer",
+     "holds a window's Xwayland commits for its sync request (_XWAYLAND_ALLOW_COMMITS = 0, as --variant "
+     "xwayland-commits) and lets them through again (1) as soon as it has sent the configure, before the answer"},
+    {F_FROZEN_AFTER_TIMEOUT, "frozen-after-timeout", "de-facto/xwayland/thawed-by-timeout",
+     "holds a window's Xwayland commits for its sync request (as --variant xwayland-commits) and lets them "
+     "through at the answer only: a request that times out leaves them held for good (mutter's commit-freeze "
+     "deadlock before 49.6 / 50.2)"},
     {F_CRASH_DURING_PROBE, "crash-during-probe", "compositor/crash",
      "abort()s when it is about to map the 4th window since it started (its 4th MapRequest): during the "
      "probes, and every few windows after each restart"},

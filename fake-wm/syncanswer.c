@@ -13,6 +13,7 @@
 #include "state.h"
 #include "winops.h"
 #include "xhelpers.h"
+#include "xwcommits.h"
 
 static void sync_wait_done(struct win *w, const char *why)
 {
@@ -21,6 +22,7 @@ static void sync_wait_done(struct win *w, const char *why)
     alarm_destroy(w->wait_alarm);
     w->wait_alarm = XCB_NONE;
     w->waiting = false;
+    xwc_wait_ended(w, why);
     comp_resize_answered(w);
     if (w->unready) {
         w->unready = false;

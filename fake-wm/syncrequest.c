@@ -12,6 +12,7 @@
 #include "sizelimits.h"
 #include "state.h"
 #include "policies.h"
+#include "xwcommits.h"
 #include "variants.h"
 #include "winops.h"
 
@@ -195,6 +196,7 @@ static void start_wait(struct win *w, int64_t v)
     w->waiting = true;
     w->wait_value = v;
     w->wait_deadline = clock_now_us() + (int64_t)opt.sync_timeout_ms * 1000;
+    xwc_wait_started(w);
     int64_t now;
     if (FAULT(WAIT_ANY_CHANGE) && counter_query(w->req_counter, &now) && now < INT64_MAX) {
         /* xfwm4's alarm: any increase of the counter, whatever the value asked */

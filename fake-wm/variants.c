@@ -106,6 +106,11 @@ const struct variant_desc variant_table[V_COUNT] = {
      "shows most of it; the outputs are the RandR 1.5 monitors the server lists (a monitor that holds another "
      "is the whole a client divided, not an output), or the screen's left and right halves when it lists fewer than two",
      "mutter on Wayland (a frame clock per stage view, one view per CRTC, Xwayland windows included)"},
+    {V_XWAYLAND_COMMITS, "xwayland-commits",
+     "holds a window's Xwayland commits while its sync request is outstanding: _XWAYLAND_ALLOW_COMMITS = 0 on the "
+     "window when it starts waiting for the answer, 1 when the answer comes or the wait times out (under Xvfb the "
+     "property does nothing; the request oracle sees it)",
+     "mutter on Wayland (meta_window_actor_x11_set_frozen -> meta_window_x11_freeze_commits), KWin 6.3, Smithay"},
 };
 
 bool variant_on[V_COUNT];
@@ -153,6 +158,7 @@ static const struct {
     {V_NO_DRAWN, V_NO_TIMINGS, "no-drawn sends no timings either"},
     {V_CM_ONLY, V_ANSWER_4S, "a compositor without a WM sends no sync requests to wait for"},
     {V_CM_ONLY, V_DROP_STEPS, "a compositor without a WM runs no interactive resize"},
+    {V_CM_ONLY, V_XWAYLAND_COMMITS, "a compositor without a WM sends no sync requests to hold commits for"},
     {V_WM_ONLY, V_PER_OUTPUT_CLOCK, "a WM without compositing paints nothing"},
 };
 

@@ -28,6 +28,7 @@ enum variant_id {
     V_ANSWER_4S,
     V_DROP_STEPS,
     V_PER_OUTPUT_CLOCK,
+    V_XWAYLAND_COMMITS,
     V_COUNT
 };
 struct variant_desc {

@@ -77,6 +77,7 @@ struct win {
     bool have_requested;
     int64_t seen_for_request; /* extended: "last value seen", base of the next request */
     bool waiting;
+    bool commits_held;        /* _XWAYLAND_ALLOW_COMMITS = 0 set on it (xwcommits.c) */
     int64_t wait_value;
     int64_t wait_deadline;    /* clock_now_us() */
     xcb_sync_alarm_t wait_alarm;

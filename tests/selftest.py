@@ -100,6 +100,7 @@ VARIANT_FEATURES = {
     "answer-4s": ["sync-requests=present", "held-resize=present"],
     "drop-steps": ["trigger-keyboard=present", "trigger-pointer=present", "held-resize=present"],
     "per-output-clock": ["hold=present" + EXT, "frame-drawn=present@de-facto", "sync-drawn=present@draft-2011"],
+    "xwayland-commits": ["sync-requests=present"],
 }
 
 
