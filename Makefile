@@ -107,8 +107,8 @@ tools/mutter-stream: tools/mutter-stream.c tools/mutter-dbus.c tools/mutter-dbus
 tools/weston-capture: tools/weston-capture.c
 	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@.new $< $(X_LIBS) && mv -f $@.new $@
 
-tools/mutter-input: tools/mutter-input.c
-	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@.new $< $(DBUS_LIBS) && mv -f $@.new $@
+tools/mutter-input: tools/mutter-input.c tools/mutter-dbus.c tools/mutter-dbus.h
+	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@.new tools/mutter-input.c tools/mutter-dbus.c $(DBUS_LIBS) && mv -f $@.new $@
 
 # input through KWin's own seat: the Wayland protocol org_kde_kwin_fake_input, whose XML
 # plasma-wayland-protocols ships; built where libwayland-dev and that XML are (debian-packages.txt)

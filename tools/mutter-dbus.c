@@ -13,8 +13,7 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* A method call whose reply is one object path (copied into out); m is consumed. */
-static int call_for_path(DBusConnection *bus, DBusMessage *m, char *out, size_t len, DBusError *err)
+int md_call_for_path(DBusConnection *bus, DBusMessage *m, char *out, size_t len, DBusError *err)
 {
     DBusMessage *reply = dbus_connection_send_with_reply_and_block(bus, m, CALL_TIMEOUT_MS, err);
     dbus_message_unref(m);
@@ -26,6 +25,13 @@ static int call_for_path(DBusConnection *bus, DBusMessage *m, char *out, size_t 
         snprintf(out, len, "%s", path);
     dbus_message_unref(reply);
     return ok ? 0 : -1;
+}
+
+void md_empty_dict(DBusMessageIter *it)
+{
+    DBusMessageIter dict;
+    dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    dbus_message_iter_close_container(it, &dict);
 }
 
 static void call_void(DBusConnection *bus, const char *path, const char *iface, const char *method)
@@ -88,11 +94,10 @@ int md_cast_start(struct md_cast *c, int32_t x, int32_t y, int32_t w, int32_t h,
         return -1;
     }
     DBusMessage *m = dbus_message_new_method_call(MD_SC, "/org/gnome/Mutter/ScreenCast", MD_SC, "CreateSession");
-    DBusMessageIter it, dict;
+    DBusMessageIter it;
     dbus_message_iter_init_append(m, &it);
-    dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "{sv}", &dict);
-    dbus_message_iter_close_container(&it, &dict);
-    if (call_for_path(c->bus, m, c->session, sizeof c->session, &e) < 0) {
+    md_empty_dict(&it);
+    if (md_call_for_path(c->bus, m, c->session, sizeof c->session, &e) < 0) {
         snprintf(err, len, "CreateSession failed: %s", e.message);
         dbus_error_free(&e);
         return -1;
@@ -109,7 +114,7 @@ int md_cast_start(struct md_cast *c, int32_t x, int32_t y, int32_t w, int32_t h,
         dbus_message_iter_append_basic(&it, DBUS_TYPE_STRING, &primary);
     }
     cursor_hidden(&it);
-    if (call_for_path(c->bus, m, c->stream, sizeof c->stream, &e) < 0) {
+    if (md_call_for_path(c->bus, m, c->stream, sizeof c->stream, &e) < 0) {
         snprintf(err, len, "%s failed: %s", w ? "RecordArea" : "RecordMonitor", e.message);
         dbus_error_free(&e);
         md_cast_stop(c);

@@ -16,6 +16,12 @@ struct md_cast {
     int64_t node;   /* the stream's PipeWire node, -1 before it was announced */
 };
 
+/* A method call whose reply is one object path, copied into out; m is consumed.  0, or -1 with err
+ * set (5 s at most). */
+int md_call_for_path(DBusConnection *bus, DBusMessage *m, char *out, size_t len, DBusError *err);
+/* An empty a{sv} (the options of most ScreenCast and RemoteDesktop methods). */
+void md_empty_dict(DBusMessageIter *it);
+
 /* Connects to the session bus, creates a session and a stream of the region (x, y, w, h) of the
  * stage (RecordArea), or of the primary monitor when w is 0 (RecordMonitor ""), with the cursor
  * hidden, starts it and waits (up to timeout_ms) for its node.  0, or -1 with err (the session, if

@@ -37,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mutter-dbus.h"
+
 #define RD "org.gnome.Mutter.RemoteDesktop"
 #define SC "org.gnome.Mutter.ScreenCast"
 #define TIMEOUT_MS 5000
@@ -55,13 +57,6 @@ struct seat {
     bool closed;
 };
 
-static void empty_dict(DBusMessageIter *it)
-{
-    DBusMessageIter dict;
-    dbus_message_iter_open_container(it, DBUS_TYPE_ARRAY, "{sv}", &dict);
-    dbus_message_iter_close_container(it, &dict);
-}
-
 /* Sends m (taking it) and waits for the reply; NULL with err set. */
 static DBusMessage *call(struct seat *s, DBusMessage *m, DBusError *err)
 {
@@ -72,15 +67,7 @@ static DBusMessage *call(struct seat *s, DBusMessage *m, DBusError *err)
 
 static int call_for_path(struct seat *s, DBusMessage *m, char *out, size_t len, DBusError *err)
 {
-    DBusMessage *reply = call(s, m, err);
-    if (!reply)
-        return -1;
-    const char *path = NULL;
-    int ok = dbus_message_get_args(reply, err, DBUS_TYPE_OBJECT_PATH, &path, DBUS_TYPE_INVALID);
-    if (ok)
-        snprintf(out, len, "%s", path);
-    dbus_message_unref(reply);
-    return ok ? 0 : -1;
+    return md_call_for_path(s->bus, m, out, len, err);
 }
 
 static int call_void(struct seat *s, DBusMessage *m, DBusError *err)
@@ -221,7 +208,7 @@ static int open_seat(struct seat *s, DBusError *err)
     const char *primary = ""; /* meta_monitor_manager_get_primary_monitor: the virtual monitor */
     dbus_message_iter_init_append(m, &it);
     dbus_message_iter_append_basic(&it, DBUS_TYPE_STRING, &primary);
-    empty_dict(&it);
+    md_empty_dict(&it);
     if (call_for_path(s, m, s->stream, sizeof s->stream, err) < 0)
         return -1;
 
