@@ -26,6 +26,9 @@ int oracles_create(struct xserver *x, struct capture *cap, struct oracle **out, 
                 out[n++] = o;
                 fprintf(stderr, "framesync: the screen stream does not work here (%s): the screen is sampled\n",
                         capwhy);
+            } else if (cap->command[0]) {
+                snprintf(no_screen, len, "its screen stream does not work here: %s; nor its screen capture: %s", capwhy,
+                         why);
             } else {
                 snprintf(no_screen, len, "its screen stream does not work here: %s", capwhy);
             }
