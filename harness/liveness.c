@@ -88,8 +88,8 @@ static bool open_barrier(struct barrier *b, struct xserver *x, int deadline_ms)
     xcb_create_window(b->c, XCB_COPY_FROM_PARENT, b->win, b->root, 16, 16, LIVENESS_SIZE, LIVENESS_SIZE, 0,
                       XCB_WINDOW_CLASS_INPUT_OUTPUT, scr->root_visual, XCB_CW_BACK_PIXEL | XCB_CW_EVENT_MASK, values);
     /* named, and each one differently, so a capture that finds a window by its name
-     * (tools/weston-capture) finds this one and not an earlier barrier's that is still shown (X ids are reused by the next
-     * connection) */
+     * (tools/weston-capture) finds this one and not an earlier barrier's that is still shown (X ids
+     * are reused by the next connection) */
     static unsigned made;
     char name[64];
     int len = snprintf(name, sizeof name, "framesync liveness (pid %d, window %u)", (int)getpid(), ++made);

@@ -30,7 +30,7 @@ struct cap_state {
     int epfd, tfd;
     struct capture_job job;
     bool job_running;
-    const char *job_client;     /* the one window's client a per-window capture takes, NULL: all */
+    char job_client[16];        /* the one window's client a per-window capture takes, "": all */
     int next_window;            /* per-window captures: the window to look at next (round robin) */
     bool next_now;              /* something called for a sample: start one as soon as possible */
     struct session *s;
@@ -106,7 +106,7 @@ static void start_capture(struct cap_state *st)
         snprintf(st->last_error, sizeof st->last_error, "%s", err);
         return;
     }
-    st->job_client = chosen >= 0 ? st->wt.wins[chosen].client : NULL;
+    snprintf(st->job_client, sizeof st->job_client, "%s", chosen >= 0 ? st->wt.wins[chosen].client : "");
     st->job_running = true;
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = st->job.fd};
     epoll_ctl(st->epfd, EPOLL_CTL_ADD, st->job.fd, &ev);
@@ -143,11 +143,11 @@ static void finish_capture(struct cap_state *st)
     st->failures = 0;
     if (st->s && st->active) { /* when it looked: run-wait.c judges a screen wait on a sample begun after
                                 * its deadline */
-        struct record *r = st->job_client
-                               ? record_make("screen", t1, "sampled began_us=%lld rtt_us=%lld client=%s",
-                                             (long long)(t0 - st->s->tl.start_us), (long long)rtt, st->job_client)
-                               : record_make("screen", t1, "sampled began_us=%lld rtt_us=%lld",
-                                             (long long)(t0 - st->s->tl.start_us), (long long)rtt);
+        char of[32] = "";
+        if (st->job_client[0])
+            snprintf(of, sizeof of, " client=%s", st->job_client);
+        struct record *r = record_make("screen", t1, "sampled began_us=%lld rtt_us=%lld%s",
+                                       (long long)(t0 - st->s->tl.start_us), (long long)rtt, of);
         if (r)
             session_add_record(st->s, r);
     }

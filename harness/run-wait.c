@@ -134,7 +134,8 @@ static bool undecided_by_samples(struct ctx *c, const struct waiting *w, void **
     if (strcmp(st->source, "screen") || w->broken != VERDICT_FAIL || !last_sample(c, w->subject))
         return false;
     int64_t bound = clock_now_us() + (int64_t)ctx_scaled(c, 3000) * 1000;
-    while (rec_time(c, last_sample(c, w->subject), "began_us") < w->deadline && clock_now_us() < bound && !proc_interrupted())
+    while (rec_time(c, last_sample(c, w->subject), "began_us") < w->deadline && clock_now_us() < bound &&
+           !proc_interrupted())
         session_pump(c->s, bound, -1);
     const struct record *s = last_sample(c, w->subject);
     double dl_ms = (double)(w->deadline - c->s->tl.start_us) / 1000.0;
