@@ -1,16 +1,19 @@
 #include "compositor.h"
 #include "clock.h"
 #include "compositor-profile.h"
+#include "conffile.h"
 #include "grabwatch.h"
 #include "xhelpers.h"
 #include "xutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xcb/xcb_aux.h>
 #include <xcb/xfixes.h>
@@ -423,6 +426,40 @@ static int read_report(struct compositor *c, int fifo, int64_t deadline, char *e
         return -1;
     }
     return 0;
+}
+
+/* {tmpdir} is this start's private folder, {root} the framesync folder, {report} the command that
+ * tells the harness which X server the session brings (`xserver: own`). */
+void compositor_start_command(const char *cmd, const char *root, const char *start_dir, char *out, size_t len)
+{
+    char a[4096], b[4096], report[PATH_MAX + 32];
+    snprintf(report, sizeof report, "%s/report-display", start_dir);
+    conf_substitute(cmd, "{tmpdir}", start_dir, a, sizeof a);
+    conf_substitute(a, "{root}", root, b, sizeof b);
+    conf_substitute(b, "{report}", report, out, len);
+}
+
+/* The report command is a script in the start's folder: it writes DISPLAY, XAUTHORITY and its PID,
+ * then keeps the session open, as the sessions of kwin_wayland --exit-with-session and mutter --
+ * CMD need. */
+int compositor_prepare_report(const char *start_dir, char *fifo, size_t len, char *err, size_t errlen)
+{
+    char script[PATH_MAX + 32];
+    snprintf(fifo, len, "%s/report.fifo", start_dir);
+    snprintf(script, sizeof script, "%s/report-display", start_dir);
+    FILE *f = mkfifo(fifo, 0600) == 0 ? fopen(script, "we") : NULL;
+    if (!f) {
+        snprintf(err, errlen, "cannot make the report fifo or script in %s: %s", start_dir, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "#!/bin/sh\n"
+               "# framesync: tells the harness which X server this session brings, then keeps the session open\n"
+               "printf 'DISPLAY=%%s\\nXAUTHORITY=%%s\\nPID=%%s\\nWAYLAND_DISPLAY=%%s\\nXDG_RUNTIME_DIR=%%s\\n"
+               "DBUS_SESSION_BUS_ADDRESS=%%s\\n' \"$DISPLAY\" \"${XAUTHORITY:-}\" \"$$\" \"${WAYLAND_DISPLAY:-}\" "
+               "\"${XDG_RUNTIME_DIR:-}\" \"${DBUS_SESSION_BUS_ADDRESS:-}\" > '%s'\n"
+               "exec sleep 2147483647\n", fifo);
+    fclose(f);
+    return chmod(script, 0700);
 }
 
 int compositor_start_own(struct compositor *c, struct xserver *x, const char *command, enum ready_kind ready,

@@ -56,6 +56,11 @@ struct compositor {
 int compositor_start(struct compositor *c, struct xserver *x, const char *command,
                      enum ready_kind ready, const char *log_path, int deadline_ms,
                      char *err, size_t errlen);
+/* The command of one start: {tmpdir}, {root} and {report} replaced. */
+void compositor_start_command(const char *cmd, const char *root, const char *start_dir, char *out, size_t len);
+/* For `xserver: own`: makes the fifo the session's report arrives in and the {report} script, in
+ * start_dir; 0, or -1 with err. */
+int compositor_prepare_report(const char *start_dir, char *fifo, size_t len, char *err, size_t errlen);
 /* A compositor that brings its own X server (Xwayland): launched first; its session runs the
  * {report} command, which writes DISPLAY, XAUTHORITY and its PID into report_fifo (a fifo the
  * caller made); then x is attached to that server and readiness is waited for there. */

@@ -252,38 +252,11 @@ void lifecycle_stop_broken(struct run *r, const char *why)
     snprintf(r->wm_stopped_why, sizeof r->wm_stopped_why, "%s", why);
 }
 
-/* The command of one start: {profile} was replaced already (wm_command_for); {tmpdir} is this
- * start's private folder, {root} the framesync folder, {report} the command that tells the harness
- * which X server the session brings (`xserver: own`). */
+/* The command of one start: {profile} was replaced already (wm_command_for); see
+ * compositor_start_command. */
 void lifecycle_start_command(const struct run *r, const char *cmd, const char *start_dir, char *out, size_t len)
 {
-    char a[4096], b[4096], report[PATH_MAX + 32];
-    snprintf(report, sizeof report, "%s/report-display", start_dir);
-    conf_substitute(cmd, "{tmpdir}", start_dir, a, sizeof a);
-    conf_substitute(a, "{root}", r->o->root, b, sizeof b);
-    conf_substitute(b, "{report}", report, out, len);
-}
-
-/* For `xserver: own`: the fifo the session's report arrives in, and the report command (a script
- * in the start's folder: it writes DISPLAY, XAUTHORITY and its PID, then keeps the session open,
- * as the sessions of kwin_wayland --exit-with-session and mutter -- CMD need). */
-static int prepare_report(const char *start_dir, char *fifo, size_t len, char *err, size_t errlen)
-{
-    char script[PATH_MAX + 32];
-    snprintf(fifo, len, "%s/report.fifo", start_dir);
-    snprintf(script, sizeof script, "%s/report-display", start_dir);
-    FILE *f = mkfifo(fifo, 0600) == 0 ? fopen(script, "we") : NULL;
-    if (!f) {
-        snprintf(err, errlen, "cannot make the report fifo or script in %s: %s", start_dir, strerror(errno));
-        return -1;
-    }
-    fprintf(f, "#!/bin/sh\n# framesync: tells the harness which X server this session brings, then keeps the session open\n"
-               "printf 'DISPLAY=%%s\\nXAUTHORITY=%%s\\nPID=%%s\\nWAYLAND_DISPLAY=%%s\\nXDG_RUNTIME_DIR=%%s\\n"
-               "DBUS_SESSION_BUS_ADDRESS=%%s\\n' \"$DISPLAY\" \"${XAUTHORITY:-}\" \"$$\" \"${WAYLAND_DISPLAY:-}\" "
-               "\"${XDG_RUNTIME_DIR:-}\" \"${DBUS_SESSION_BUS_ADDRESS:-}\" > '%s'\n"
-               "exec sleep 2147483647\n", fifo);
-    fclose(f);
-    return chmod(script, 0700);
+    compositor_start_command(cmd, r->o->root, start_dir, out, len);
 }
 
 /* Launches the command and waits until ready: on our Xvfb, or on the X server it brings. */
@@ -296,7 +269,7 @@ static int launch(struct run *r, const char *cmd, enum ready_kind ready, const c
         return compositor_start(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, err, errlen);
     char fifo[PATH_MAX + 32];
     xserver_locks(r->locks_before, XSERVER_MAX_LOCKS);
-    if (prepare_report(start_dir, fifo, sizeof fifo, err, errlen) < 0 ||
+    if (compositor_prepare_report(start_dir, fifo, sizeof fifo, err, errlen) < 0 ||
         compositor_start_own(&r->wm, &r->x, cmd, ready, r->wm_log, r->o->wm_timeout_ms, fifo, err, errlen) < 0 ||
         lifecycle_attach_observers(r, err, errlen) < 0)
         return -1;
