@@ -223,6 +223,52 @@ int stream_watch(struct stream *s, const int *xs, const int *ys, int n)
     return s->fd < 0 ? -1 : send_line(s, line);
 }
 
+int stream_watch_lines(struct stream *s, int rx, int ry, int rlen, int cx, int cy, int clen)
+{
+    char line[128];
+    snprintf(line, sizeof line, "watch row=%d,%d,%d col=%d,%d,%d\n", rx, ry, rlen, cx, cy, clen);
+    return s->fd < 0 ? -1 : send_line(s, line);
+}
+
+int stream_parse_runs(const char *line, const char *key, uint32_t *px, int n)
+{
+    char want[16];
+    snprintf(want, sizeof want, " %s=", key);
+    const char *p = strstr(line, want);
+    if (!p)
+        return -1;
+    p += strlen(want);
+    int got = 0;
+    while (*p && *p != ' ') {
+        uint32_t colour = STREAM_OUTSIDE;
+        char *end = (char *)p;
+        if (*p == '-')
+            end++;
+        else
+            colour = (uint32_t)strtoul(p, &end, 16);
+        if (end == p || (end - p != 6 && *p != '-'))
+            return -1;
+        long count = 1;
+        if (*end == 'x') {
+            p = end + 1;
+            count = strtol(p, &end, 10);
+            if (end == p || count < 2)
+                return -1;
+        }
+        for (long i = 0; i < count; i++) {
+            if (got == n)
+                return -1;
+            px[got++] = colour;
+        }
+        if (*end == ',')
+            end++;
+        else if (*end && *end != ' ')
+            return -1;
+        p = end;
+    }
+    return got == n ? 0 : -1;
+}
+
 int stream_region(struct stream *s, int x, int y, int w, int h, int timeout_ms, struct image *out, char *err,
                   size_t errlen)
 {

@@ -13,6 +13,9 @@
  *                                                    (tools/mutter-stream), not at the frame's own
  *   frame seq=N t_us=T gap_us=G damage=... px=X,Y:RRGGBB ...   each frame
  *   still seq=N t_us=T px=...                        the answer to `watch`: the screen at T
+ *   ... row=RUNS col=RUNS                            a frame's or still's row and column of pixels,
+ *                                                    where `watch` named them (the bench's resize
+ *                                                    capture: tools/stream-proto.h)
  *   ppm len=L + L bytes                              the answer to `ppm X Y W H` (latest frame)
  *   stats frames=N span_us=S gaps=G gap_us=U failed=F refresh_mhz=R   the answer to `stats`
  *
@@ -61,6 +64,11 @@ struct stream_stats {
 int stream_parse_frame(const char *line, struct stream_frame *f);
 /* A `stats` line: 0, or -1. */
 int stream_parse_stats(const char *line, struct stream_stats *st);
+/* The `key=RUNS` field of a frame line (row or col: tools/stream-proto.h) as n 0xRRGGBB pixels
+ * (STREAM_OUTSIDE for `-`, a pixel outside the frame): 0, or -1 when it is missing, malformed or
+ * not n pixels long. */
+#define STREAM_OUTSIDE 0x1000000u
+int stream_parse_runs(const char *line, const char *key, uint32_t *px, int n);
 /* Takes the first complete text line out of the buffer (without its newline): true, or false
  * when there is none yet.  A `ppm` answer in the buffer is left for stream_region. */
 bool stream_take_line(struct stream *s, char *line, size_t len);
@@ -74,6 +82,9 @@ int stream_start(struct stream *s, const char *command, char *const *env, int lo
 int stream_fill(struct stream *s);
 /* The points frame lines report from now on (`watch`); -1 when the helper is gone. */
 int stream_watch(struct stream *s, const int *xs, const int *ys, int n);
+/* A row of rlen pixels from (rx, ry) and a column of clen from (cx, cy) that frame lines carry from now
+ * on, in place of points (answered by a `still` line with them); -1 when the helper is gone. */
+int stream_watch_lines(struct stream *s, int rx, int ry, int rlen, int cx, int cy, int clen);
 /* A picture of the region from the latest frame, waiting up to timeout_ms; the frame lines that
  * arrive meanwhile stay in the buffer.  0, or -1 with err. */
 int stream_region(struct stream *s, int x, int y, int w, int h, int timeout_ms, struct image *out, char *err,

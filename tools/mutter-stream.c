@@ -21,7 +21,9 @@
  *
  *   start-up            ready width=W height=H refresh_mhz=R timing=recorded   or  error msg=..., exit 1
  *   every frame         frame seq=N t_us=T gap_us=G px=X,Y:RRGGBB...
- *   watch X,Y ...       the points each frame line reports, answered by `still seq=N t_us=NOW px=...`
+ *   watch X,Y ... [row=X,Y,LEN] [col=X,Y,LEN]   the points (and a row and a column of pixels,
+ *                       run-length coded: tools/stream-proto.h) each frame line reports, answered
+ *                       by `still seq=N t_us=NOW px=...`
  *                       (the latest frame; a frame painted but not yet recorded comes after it)
  *   ppm X Y W H         `ppm len=L` and L bytes: a binary PPM of that region of the latest frame
  *   stats               stats frames=N span_us=S gaps=G gap_us=U failed=F refresh_mhz=R

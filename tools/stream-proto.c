@@ -4,24 +4,79 @@
 #include <string.h>
 #include <unistd.h>
 
+static bool parse_line(const char *tok, const char *key, struct sp_line *l)
+{
+    size_t k = strlen(key);
+    if (strncmp(tok, key, k))
+        return false;
+    struct sp_line v;
+    if (sscanf(tok + k, "%d,%d,%d", &v.x, &v.y, &v.len) == 3 && v.len > 0 && v.len <= SP_MAX_LINE)
+        *l = v;
+    return true;
+}
+
 void sp_parse_watch(struct sp_points *pts, const char *args)
 {
-    pts->n = 0;
+    memset(pts, 0, sizeof *pts);
+    char tok[64];
     int x, y, n;
-    while (pts->n < SP_MAX_POINTS && sscanf(args, " %d,%d%n", &x, &y, &n) == 2) {
-        pts->x[pts->n] = x;
-        pts->y[pts->n++] = y;
+    while (sscanf(args, " %63s%n", tok, &n) == 1) {
         args += n;
+        if (parse_line(tok, "row=", &pts->row) || parse_line(tok, "col=", &pts->col))
+            continue;
+        if (pts->n < SP_MAX_POINTS && sscanf(tok, "%d,%d", &x, &y) == 2) {
+            pts->x[pts->n] = x;
+            pts->y[pts->n++] = y;
+        }
     }
+}
+
+static void print_run(int64_t colour, int count, bool first)
+{
+    if (!first)
+        putchar(',');
+    if (colour < 0)
+        putchar('-');
+    else
+        printf("%06llX", (unsigned long long)colour);
+    if (count > 1)
+        printf("x%d", count);
+}
+
+/* ` KEY=RUNS` of a line: its pixels, run-length coded */
+static void print_line(const char *key, const struct sp_line *l, bool vertical, sp_pixel_fn pixel, void *ctx)
+{
+    if (l->len <= 0)
+        return;
+    printf(" %s=", key);
+    int64_t run = pixel(ctx, l->x, l->y);
+    int count = 1;
+    bool first = true;
+    for (int i = 1; i < l->len; i++) {
+        int64_t p = vertical ? pixel(ctx, l->x, l->y + i) : pixel(ctx, l->x + i, l->y);
+        if (p == run) {
+            count++;
+            continue;
+        }
+        print_run(run, count, first);
+        first = false;
+        run = p;
+        count = 1;
+    }
+    print_run(run, count, first);
 }
 
 void sp_print_points(const struct sp_points *pts, sp_pixel_fn pixel, void *ctx)
 {
-    for (int i = 0; pixel && i < pts->n; i++) {
+    if (!pixel)
+        return;
+    for (int i = 0; i < pts->n; i++) {
         int64_t p = pixel(ctx, pts->x[i], pts->y[i]);
         if (p >= 0)
             printf(" px=%d,%d:%06llX", pts->x[i], pts->y[i], (unsigned long long)p);
     }
+    print_line("row", &pts->row, false, pixel, ctx);
+    print_line("col", &pts->col, true, pixel, ctx);
 }
 
 void sp_answer_ppm(const char *args, int width, int height, sp_pixel_fn pixel, void *ctx)

@@ -18,7 +18,9 @@
  *   start-up            ready width=W height=H refresh_mhz=R version=V   or  error msg=..., exit 1
  *                       (before the first frame comes, `still` has no px= and `ppm` is an error)
  *   every frame         frame seq=N t_us=T gap_us=G damage=X,Y,W,H px=X,Y:RRGGBB...
- *   watch X,Y ...       the points each frame line reports (replaces the set; none: no points),
+ *   watch X,Y ... [row=X,Y,LEN] [col=X,Y,LEN]   the points (and a row and a column of pixels,
+ *                       run-length coded: tools/stream-proto.h) each frame line reports (replaces
+ *                       the set; none: no points),
  *                       answered after a round trip by `still seq=N t_us=NOW px=...`: the latest
  *                       frame is what the screen showed at NOW
  *   ppm X Y W H         `ppm len=L` and L bytes: a binary PPM of that region of the latest frame

@@ -136,12 +136,36 @@ static void test_answer_already_there(void **state)
     close(sv[1]);
 }
 
+/* a frame's row, run-length coded by the helper (tools/stream-proto.h), back to its pixels */
+static void test_runs(void **state)
+{
+    (void)state;
+    uint32_t px[8];
+    const char *line = "frame seq=3 t_us=9 gap_us=0 row=3C6E1Ex2,-,0102A5x4,FFFFFF col=000000x8";
+    assert_int_equal(stream_parse_runs(line, "row", px, 8), 0);
+    assert_int_equal(px[0], 0x3C6E1E);
+    assert_int_equal(px[1], 0x3C6E1E);
+    assert_int_equal(px[2], STREAM_OUTSIDE);
+    assert_int_equal(px[3], 0x0102A5);
+    assert_int_equal(px[6], 0x0102A5);
+    assert_int_equal(px[7], 0xFFFFFF);
+    assert_int_equal(stream_parse_runs(line, "col", px, 8), 0);
+    assert_int_equal(px[7], 0);
+    assert_int_equal(stream_parse_runs(line, "col", px, 7), -1);  /* longer than asked */
+    assert_int_equal(stream_parse_runs(line, "row", px, 9), -1);  /* shorter */
+    assert_int_equal(stream_parse_runs("frame seq=1 t_us=2 gap_us=0", "row", px, 8), -1);
+    assert_int_equal(stream_parse_runs("frame row=12345x8", "row", px, 8), -1);   /* 5 hex digits */
+    assert_int_equal(stream_parse_runs("frame row=123456x1,123456x7", "row", px, 8), -1); /* x1 */
+    assert_int_equal(stream_parse_runs("frame row=123456;123456x7", "row", px, 8), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frame_line),   cmocka_unit_test(test_still_line),
         cmocka_unit_test(test_frame_errors), cmocka_unit_test(test_stats_line),
         cmocka_unit_test(test_take_line),    cmocka_unit_test(test_answer_already_there),
+        cmocka_unit_test(test_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
