@@ -81,6 +81,8 @@ struct session_spec {
     int wm_timeout_ms;
 };
 struct bench_session;
+struct stream;
+struct input_path;
 struct row_sink;
 struct bench_session *bench_session_new(void);
 /* Starts Xvfb and the compositor; -1 with err (bench_session_end still cleans up). */
@@ -89,6 +91,13 @@ int bench_session_start(struct bench_session *s, const struct session_spec *spec
 const char *bench_session_should_stop(struct bench_session *s);
 /* the `session` row: the compositor as given, its command, name, whether it composites, ... */
 void bench_session_write_row(const struct bench_session *s, const struct row_sink *rows, const char *given);
+/* A compositor that brings its X server (`xserver: own`): its screen stream (NULL: none), its input
+ * path (NULL: none), and why its pointer and keyboard cannot be driven without one (its conf's
+ * `no-xtest:`; "": XTEST reaches it, as the WM of a rootful Xwayland) */
+bool bench_session_own_xserver(const struct bench_session *s);
+struct stream *bench_session_stream(struct bench_session *s);
+const struct input_path *bench_session_input(const struct bench_session *s);
+const char *bench_session_no_input(const struct bench_session *s);
 /* Stops the compositor, Xvfb and every process started, removes the temp dir, frees s. */
 void bench_session_end(struct bench_session *s);
 

@@ -533,6 +533,13 @@ int cell_run(const struct cellspec *spec, const struct cell_env *env, struct cel
 {
     if (spec->is_resize)
         return resize_cell_run(spec, env, res, err, errlen);
+    if (bench_session_own_xserver(env->session)) {
+        /* the pixel oracle reads the X root (screen.c), which a Wayland compositor's Xwayland does not
+         * composite to; the resize cells see its screen through its stream */
+        snprintf(err, errlen, "the steady cells read the composited screen off the X root, and this compositor "
+                              "brings its own X server (xserver: own): only resize cells run on it");
+        return -1;
+    }
     struct cell *c = calloc(1, sizeof *c);
     c->spec = spec;
     c->opt = env->opt;

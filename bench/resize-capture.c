@@ -4,6 +4,7 @@
  * line at once and keeps it in memory, with PNG crops of the worst-looking frames. */
 #include "resize.h"
 #include "clock.h"
+#include "stream.h"
 #include "xhelpers.h"
 
 #include <errno.h>
@@ -23,7 +24,7 @@ static int32_t frame_of_edge(uint32_t rgb)
 }
 static bool windowish(uint32_t rgb) { return frame_of_colour(rgb) >= 0 || frame_of_edge(rgb) >= 0 || rgb == BG_RGB; }
 
-uint32_t resize_capture_px(const struct capture *cp, const uint8_t *d, int i)
+uint32_t resize_capture_px(const struct resize_capture *cp, const uint8_t *d, int i)
 {
     int bytes = cp->bpp / 8;
     uint32_t p = 0;
@@ -32,38 +33,43 @@ uint32_t resize_capture_px(const struct capture *cp, const uint8_t *d, int i)
     return p & 0xffffff;
 }
 
-static struct line_info decode(const struct capture *cp, const uint8_t *d, int len, int n)
+/* a line read off the root as 0xRRGGBB pixels; false when the reply is short */
+static bool image_line(const struct resize_capture *cp, const uint8_t *d, int len, int n, uint32_t *out)
+{
+    if (len < n * (cp->bpp / 8))
+        return false;
+    for (int i = 0; i < n; i++)
+        out[i] = resize_capture_px(cp, d, i);
+    return true;
+}
+
+struct line_info resize_decode_line(const struct resize_capture *cp, const uint32_t *px, int n)
 {
     struct line_info li = {.start = -1, .frame = -1, .interior_end = -1, .marker_end = -1, .extent = -1,
                            .other = -1, .bare = -1};
-    if (len < n * (cp->bpp / 8))
-        return li;
     int i = 0;
-    while (i < n && !windowish(resize_capture_px(cp, d, i)))
+    while (i < n && !windowish(px[i]))
         i++;
     if (i == n)
         return li;
     li.start = (int16_t)(i - PAD);
-    uint32_t first = resize_capture_px(cp, d, i);
+    uint32_t first = px[i];
     li.frame = (int16_t)frame_of_colour(first);
     int j = i;
     if (li.frame >= 0)
-        while (j < n && resize_capture_px(cp, d, j) == first)
+        while (j < n && px[j] == first)
             j++;
     li.interior_end = (int16_t)(j - PAD);
     if (li.frame >= 0) {
         int m = j;
-        while (m < n && m < j + EDGE_PX && frame_of_edge(resize_capture_px(cp, d, m)) == li.frame)
+        while (m < n && m < j + EDGE_PX && frame_of_edge(px[m]) == li.frame)
             m++;
         if (m == j + EDGE_PX)
             li.marker_end = (int16_t)(m - PAD);
     }
     int e = i;
-    for (; e < n; e++) {
-        uint32_t p = resize_capture_px(cp, d, e);
-        if (!windowish(p))
-            break;
-        int32_t f = frame_of_colour(p), g = frame_of_edge(p);
+    for (; e < n && windowish(px[e]); e++) {
+        int32_t f = frame_of_colour(px[e]), g = frame_of_edge(px[e]);
         int32_t any = f >= 0 ? f : g;
         if (any >= 0 && any != li.frame && li.other < 0)
             li.other = (int16_t)any;
@@ -73,11 +79,20 @@ static struct line_info decode(const struct capture *cp, const uint8_t *d, int l
         li.bare = -2; /* no backdrop: where the window ends on screen cannot be told */
         return li;
     }
-    while (e < n && resize_capture_px(cp, d, e) != DESK_RGB)
+    while (e < n && px[e] != DESK_RGB)
         e++;
     if (e < n)
         li.bare = (int16_t)(e - PAD);
     return li;
+}
+
+static struct line_info decode_image(const struct resize_capture *cp, const uint8_t *d, int len, int n)
+{
+    uint32_t px[LINE_W > LINE_H ? LINE_W : LINE_H];
+    if (!image_line(cp, d, len, n, px))
+        return (struct line_info){.start = -1, .frame = -1, .interior_end = -1, .marker_end = -1, .extent = -1,
+                                  .other = -1, .bare = -1};
+    return resize_decode_line(cp, px, n);
 }
 
 /* ---- pictures of the worst-looking frames ---- */
@@ -89,7 +104,7 @@ static bool marker_short(const struct line_info *l, int edge, int deco)
            !(l->bare >= 0 && l->bare - l->marker_end <= deco);
 }
 
-static void learn_decoration(struct capture *cp, const struct capture_rec *r)
+static void learn_decoration(struct resize_capture *cp, const struct capture_rec *r)
 {
     if (cp->deco_row < 0 && r->row.marker_end == r->gw && r->row.extent == r->gw && r->row.bare >= 0)
         cp->deco_row = r->row.bare - r->row.marker_end;
@@ -100,7 +115,7 @@ static void learn_decoration(struct capture *cp, const struct capture_rec *r)
 /* How wrong a frame looks from its two lines (0: it looks consistent): the window's area its paint
  * does not cover (or all of it: two paints, a moved corner, no paint at the corner), at least 1
  * for a missing marker.  It only picks which frames get a picture; the report classifies them. */
-static long glitch_score(const struct capture *cp, const struct capture_rec *r)
+static long glitch_score(const struct resize_capture *cp, const struct capture_rec *r)
 {
     const struct line_info *a = &r->row, *b = &r->col;
     if (a->start < 0 && b->start < 0)
@@ -120,7 +135,7 @@ static long glitch_score(const struct capture *cp, const struct capture_rec *r)
 }
 
 /* the slot a frame of this score takes: a free one, else the least bad if it is worse (-1: none) */
-static int thumb_slot(const struct capture *cp, long score)
+static int thumb_slot(const struct resize_capture *cp, long score)
 {
     int least = 0;
     for (int i = 0; i < THUMBS; i++) {
@@ -132,53 +147,80 @@ static int thumb_slot(const struct capture *cp, long score)
     return score > cp->thumbs[least].score ? least : -1;
 }
 
-/* the crop's own row and column, decoded as the capture's lines were: the same frame? */
-static bool crop_matches(const struct capture *cp, const uint8_t *d, int stride, const struct capture_rec *r)
+/* the crop's own row and column (LINE_W x LINE_H, 8-bit RGB), decoded as the capture's lines were:
+ * the same frame? */
+static bool crop_matches(const struct resize_capture *cp, const uint8_t *rgb, const struct capture_rec *r)
 {
-    int bytes = cp->bpp / 8;
-    struct line_info row = decode(cp, d + (size_t)(PAD + INSET) * (size_t)stride, LINE_W * bytes, LINE_W);
-    uint8_t col_px[LINE_H * 4];
-    for (int y = 0; y < LINE_H; y++)
-        memcpy(col_px + y * bytes, d + (size_t)y * (size_t)stride + (size_t)(PAD + INSET) * (size_t)bytes,
-               (size_t)bytes);
-    struct line_info col = decode(cp, col_px, LINE_H * bytes, LINE_H);
+    uint32_t row_px[LINE_W], col_px[LINE_H];
+    for (int x = 0; x < LINE_W; x++) {
+        const uint8_t *p = rgb + ((size_t)(PAD + INSET) * LINE_W + (size_t)x) * 3;
+        row_px[x] = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+    }
+    for (int y = 0; y < LINE_H; y++) {
+        const uint8_t *p = rgb + ((size_t)y * LINE_W + (size_t)(PAD + INSET)) * 3;
+        col_px[y] = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+    }
+    struct line_info row = resize_decode_line(cp, row_px, LINE_W), col = resize_decode_line(cp, col_px, LINE_H);
     return memcmp(&row, &r->row, sizeof row) == 0 && memcmp(&col, &r->col, sizeof col) == 0;
 }
 
+/* The area of the lines off the root, 8-bit RGB (malloc'd), or NULL */
+static uint8_t *root_crop(const struct resize_capture *cp)
+{
+    xcb_get_image_reply_t *img = xcb_get_image_reply(
+        cp->c, xcb_get_image(cp->c, XCB_IMAGE_FORMAT_Z_PIXMAP, cp->root, (int16_t)(cp->left0 - PAD),
+                             (int16_t)(cp->top0 - PAD), LINE_W, LINE_H, ~0u), NULL);
+    int len = img ? xcb_get_image_data_length(img) : 0, stride = len / LINE_H, bytes = cp->bpp / 8;
+    if (!img || bytes < 3 || bytes > 4 || stride < LINE_W * bytes) {
+        free(img);
+        return NULL;
+    }
+    const uint8_t *d = xcb_get_image_data(img);
+    uint8_t *rgb = malloc((size_t)LINE_W * LINE_H * 3);
+    for (int y = 0; y < LINE_H; y++)
+        for (int x = 0; x < LINE_W; x++) {
+            uint32_t p = resize_capture_px(cp, d + (size_t)y * (size_t)stride, x);
+            uint8_t *o = rgb + ((size_t)y * LINE_W + (size_t)x) * 3;
+            o[0] = (uint8_t)(p >> 16), o[1] = (uint8_t)(p >> 8), o[2] = (uint8_t)p;
+        }
+    free(img);
+    return rgb;
+}
+
 /* A capture that looks glitched and is among the worst so far: the area of its lines taken as a
- * picture right after it (the lines were read under a grab that is over; the crop is kept only if
- * its own row and column decode the same, so it shows that very frame). */
-static void maybe_thumb(struct capture *cp, const struct capture_rec *r, int index)
+ * picture right after it (off the root, the lines were read under a grab that is over; off the
+ * stream, its latest frame, which may be a newer one): the crop is kept only if its own row and
+ * column decode the same, so it shows that very frame. */
+static void maybe_thumb(struct resize_capture *cp, const struct capture_rec *r, int index)
 {
     long score = glitch_score(cp, r);
     int slot = score > 0 && cp->fetches < THUMB_FETCHES ? thumb_slot(cp, score) : -1;
     if (slot < 0)
         return;
     cp->fetches++;
-    xcb_get_image_reply_t *img = xcb_get_image_reply(
-        cp->c, xcb_get_image(cp->c, XCB_IMAGE_FORMAT_Z_PIXMAP, cp->root, (int16_t)(cp->left0 - PAD),
-                             (int16_t)(cp->top0 - PAD), LINE_W, LINE_H, ~0u), NULL);
-    int len = img ? xcb_get_image_data_length(img) : 0, stride = len / LINE_H, bytes = cp->bpp / 8;
-    const uint8_t *d = img ? xcb_get_image_data(img) : NULL;
-    if (!img || bytes < 3 || bytes > 4 || stride < LINE_W * bytes || !crop_matches(cp, d, stride, r)) {
-        free(img);
+    uint8_t *rgb = cp->stream ? resize_stream_crop(cp) : root_crop(cp);
+    if (!rgb || !crop_matches(cp, rgb, r)) {
+        free(rgb);
         return;
     }
     struct thumb *t = &cp->thumbs[slot];
-    if (!t->rgb)
-        t->rgb = malloc((size_t)LINE_W * LINE_H * 3);
-    for (int y = 0; y < LINE_H; y++)
-        for (int x = 0; x < LINE_W; x++) {
-            uint32_t p = resize_capture_px(cp, d + (size_t)y * (size_t)stride, x);
-            uint8_t *o = t->rgb + ((size_t)y * LINE_W + (size_t)x) * 3;
-            o[0] = (uint8_t)(p >> 16), o[1] = (uint8_t)(p >> 8), o[2] = (uint8_t)p;
-        }
+    free(t->rgb);
+    t->rgb = rgb;
     t->index = index;
     t->score = score;
-    free(img);
 }
 
-static void capture_once(struct capture *cp, int64_t damage_us)
+void resize_capture_keep(struct resize_capture *cp, int k)
+{
+    struct capture_rec *r = &cp->recs[k];
+    if (r->row.frame >= 0 && r->row.start == 0)
+        atomic_store(&cp->shown, true);
+    atomic_store(&cp->n, k + 1);
+    learn_decoration(cp, r);
+    maybe_thumb(cp, r, k);
+}
+
+static void capture_once(struct resize_capture *cp, int64_t damage_us)
 {
     int k = atomic_load(&cp->n);
     if (k >= MAX_CAPTURES)
@@ -200,17 +242,13 @@ static void capture_once(struct capture *cp, int64_t damage_us)
     xcb_translate_coordinates_reply_t *t = xcb_translate_coordinates_reply(cp->c, tc, NULL);
     xcb_get_geometry_reply_t *g = xcb_get_geometry_reply(cp->c, gc, NULL);
     if (ri && ci && t && g) {
-        r->row = decode(cp, xcb_get_image_data(ri), xcb_get_image_data_length(ri), LINE_W);
-        r->col = decode(cp, xcb_get_image_data(ci), xcb_get_image_data_length(ci), LINE_H);
+        r->row = decode_image(cp, xcb_get_image_data(ri), xcb_get_image_data_length(ri), LINE_W);
+        r->col = decode_image(cp, xcb_get_image_data(ci), xcb_get_image_data_length(ci), LINE_H);
         r->gx = (int16_t)(t->dst_x - cp->left0);
         r->gy = (int16_t)(t->dst_y - cp->top0);
         r->gw = g->width;
         r->gh = g->height;
-        if (r->row.frame >= 0 && r->row.start == 0)
-            atomic_store(&cp->shown, true);
-        atomic_store(&cp->n, k + 1);
-        learn_decoration(cp, r);
-        maybe_thumb(cp, r, k);
+        resize_capture_keep(cp, k);
     }
     free(ri);
     free(ci);
@@ -218,7 +256,7 @@ static void capture_once(struct capture *cp, int64_t damage_us)
     free(g);
 }
 
-static bool crosses_lines(const struct capture *cp, const xcb_rectangle_t *a)
+static bool crosses_lines(const struct resize_capture *cp, const xcb_rectangle_t *a)
 {
     int rx = cp->left0 - PAD, ry = cp->top0 + INSET, cx = cp->left0 + INSET, cy = cp->top0 - PAD;
     bool row = ry >= a->y && ry < a->y + a->height && rx < a->x + a->width && a->x < rx + LINE_W;
@@ -228,7 +266,7 @@ static bool crosses_lines(const struct capture *cp, const xcb_rectangle_t *a)
 
 static void *capture_run(void *arg)
 {
-    struct capture *cp = arg;
+    struct resize_capture *cp = arg;
     capture_once(cp, clock_now_us()); /* what is there before anything changes */
     for (;;) {
         int64_t first = -1;
@@ -252,7 +290,7 @@ static void *capture_run(void *arg)
     return NULL;
 }
 
-void resize_capture_stop(struct capture *cp)
+void resize_capture_stop(struct resize_capture *cp)
 {
     if (cp->started) {
         ssize_t n = write(cp->stop[1], "x", 1);
@@ -260,6 +298,8 @@ void resize_capture_stop(struct capture *cp)
         pthread_join(cp->thread, NULL);
         cp->started = false;
     }
+    if (cp->stream)
+        stream_watch(cp->stream, NULL, NULL, 0); /* its lines no longer reported */
     for (int i = 0; i < 2; i++)
         if (cp->stop[i] >= 0)
             close(cp->stop[i]), cp->stop[i] = -1;
@@ -267,7 +307,7 @@ void resize_capture_stop(struct capture *cp)
         xcb_disconnect(cp->c), cp->c = NULL;
 }
 
-int resize_capture_start(struct capture *cp, xcb_window_t win, int left0, int top0, char *err, size_t errlen)
+int resize_capture_start(struct resize_capture *cp, xcb_window_t win, int left0, int top0, char *err, size_t errlen)
 {
     cp->stop[0] = cp->stop[1] = -1;
     cp->deco_row = cp->deco_col = -1;

@@ -2,12 +2,17 @@
  * _NET_WM_MOVERESIZE SIZE_BOTTOMRIGHT after an XTEST button press at the window's corner, then
  * XTEST motion at HZ along the path (grow right, grow down, shrink diagonally), then the release;
  * for kbdHZ, _NET_WM_MOVERESIZE_SIZE_KEYBOARD and the arrow keys; for cfgHZ, the client's own
- * ConfigureRequests at HZ.  Every motion (or the size a key brought) is recorded. */
+ * ConfigureRequests at HZ.  Every motion (or the size a key brought) is recorded.  On a compositor
+ * that brings its X server the keys, motions and button go through its own seat instead (its input
+ * helper, harness/input-path.h), each sent once the last one was taken: XTEST reaches only its
+ * Xwayland, and its resize is no X grab, so none is waited for. */
 #include "resize.h"
 #include "clock.h"
 #include "xhelpers.h"
 
 #include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +29,8 @@
 #define XK_RIGHT 0xff53
 #define XK_DOWN 0xff54
 #define XK_RETURN 0xff0d
+#define SEAT_ANSWER_MS 6000    /* a helper that does not answer an event by then failed (as the scripted client) */
+#define POINTER_WAIT_US 500000 /* Xwayland shows the seat's pointer at the corner by then */
 
 /* ---- the path: the pointer's offset from where it started, at s in [0, 1] of one pass.  A pass
  * takes PATH_MS whatever the cell's time (so a cell means the same speed everywhere: about
@@ -57,6 +64,74 @@ static bool driver_wait(struct driver *d, int64_t until)
     }
 }
 
+/* ---- the compositor's seat: one event a line, answered `done` or `error` once it was taken ---- */
+static bool seat_answer(struct driver *d, char *answer, size_t len)
+{
+    size_t n = 0;
+    int64_t deadline = clock_now_us() + (int64_t)SEAT_ANSWER_MS * 1000;
+    while (n + 1 < len) {
+        int64_t left = deadline - clock_now_us();
+        struct pollfd p = {.fd = d->seat_fd, .events = POLLIN};
+        if (left <= 0 || poll(&p, 1, (int)(left / 1000) + 1) <= 0 || read(d->seat_fd, answer + n, 1) != 1)
+            return false;
+        if (answer[n] == '\n')
+            break;
+        n++;
+    }
+    answer[n] = 0;
+    return !strncmp(answer, "done", 4);
+}
+
+static bool seat_event(struct driver *d, const char *fmt, ...)
+{
+    char event[96], answer[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(event, sizeof event - 1, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(event);
+    event[n] = '\n';
+    bool ok = write(d->seat_fd, event, n + 1) == (ssize_t)(n + 1);
+    answer[0] = 0;
+    ok = ok && seat_answer(d, answer, sizeof answer);
+    d->seat_events++;
+    if (!ok && !d->seat_error[0])
+        snprintf(d->seat_error, sizeof d->seat_error, "%.*s: %s", (int)n, event,
+                 answer[0] ? answer : "no answer from the input helper");
+    return ok;
+}
+
+static void pointer_to(struct driver *d, int x, int y)
+{
+    if (d->seat_fd >= 0)
+        seat_event(d, "motion %d %d", x, y);
+    else
+        xcb_test_fake_input(d->c, XCB_MOTION_NOTIFY, 0, XCB_CURRENT_TIME, d->root, (int16_t)x, (int16_t)y, 0);
+}
+
+static void button(struct driver *d, bool down)
+{
+    if (d->seat_fd >= 0)
+        seat_event(d, "button 1 %s", down ? "press" : "release");
+    else
+        xcb_test_fake_input(d->c, down ? XCB_BUTTON_PRESS : XCB_BUTTON_RELEASE, 1, XCB_CURRENT_TIME, XCB_NONE, 0, 0,
+                            0);
+}
+
+/* Xwayland shows the seat's pointer where it was sent (the compositor handled the motion): up to
+ * POINTER_WAIT_US */
+static void await_pointer_at(struct driver *d, int x, int y)
+{
+    int64_t until = clock_now_us() + POINTER_WAIT_US;
+    while (clock_now_us() < until) {
+        xcb_query_pointer_reply_t *q = xcb_query_pointer_reply(d->c, xcb_query_pointer(d->c, d->root), NULL);
+        bool there = q && q->root_x == x && q->root_y == y;
+        free(q);
+        if (there || !driver_wait(d, clock_now_us() + 5000))
+            return;
+    }
+}
+
 /* Asks the WM for an interactive resize of the window (_NET_WM_MOVERESIZE in `direction`, with
  * `button` held or 0), then waits up to GRAB_WAIT_US for it to take the pointer (keyboard) grab:
  * d->grabbed says whether it did. */
@@ -76,6 +151,8 @@ static void ask_moveresize(struct driver *d, uint32_t direction, uint32_t button
     xcb_send_event(d->c, 0, d->root, XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY,
                    (const char *)&ev);
     xcb_flush(d->c);
+    if (d->seat_fd >= 0)
+        return; /* the compositor's resize is no X grab */
     int64_t until = clock_now_us() + GRAB_WAIT_US;
     while (!(d->grabbed = xh_grabbed_by_other(d->c, d->root, pointer)) && clock_now_us() < until)
         if (!driver_wait(d, clock_now_us() + 5000))
@@ -84,9 +161,10 @@ static void ask_moveresize(struct driver *d, uint32_t direction, uint32_t button
 
 static void driver_begin_pointer(struct driver *d)
 {
-    xcb_test_fake_input(d->c, XCB_MOTION_NOTIFY, 0, XCB_CURRENT_TIME, d->root, (int16_t)d->corner_x,
-                        (int16_t)d->corner_y, 0);
-    xcb_test_fake_input(d->c, XCB_BUTTON_PRESS, 1, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
+    pointer_to(d, d->corner_x, d->corner_y);
+    if (d->seat_fd >= 0)
+        await_pointer_at(d, d->corner_x, d->corner_y);
+    button(d, true);
     xh_round_trip(d->c);
     ask_moveresize(d, MOVERESIZE_SIZE_BOTTOMRIGHT, 1, true);
 }
@@ -106,6 +184,11 @@ static xcb_keycode_t keycode_of(const struct driver *d, xcb_keysym_t sym)
 
 static void press(struct driver *d, xcb_keysym_t sym)
 {
+    if (d->seat_fd >= 0) {
+        if (seat_event(d, "key 0x%x press", sym))
+            seat_event(d, "key 0x%x release", sym);
+        return;
+    }
     xcb_keycode_t k = keycode_of(d, sym);
     xcb_test_fake_input(d->c, XCB_KEY_PRESS, k, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
     xcb_test_fake_input(d->c, XCB_KEY_RELEASE, k, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
@@ -207,8 +290,7 @@ static void *driver_run(void *arg)
             continue; /* a mouse reports motion, not its stillness */
         lx = dx, ly = dy;
         if (d->rs->trigger == RT_POINTER) {
-            xcb_test_fake_input(d->c, XCB_MOTION_NOTIFY, 0, XCB_CURRENT_TIME, d->root, (int16_t)(d->corner_x + dx),
-                                (int16_t)(d->corner_y + dy), 0);
+            pointer_to(d, d->corner_x + dx, d->corner_y + dy);
         } else {
             uint32_t wh[2] = {(uint32_t)(W0 + dx), (uint32_t)(H0 + dy)};
             xcb_configure_window(d->c, d->win, XCB_CONFIG_WINDOW_WIDTH | XCB_CONFIG_WINDOW_HEIGHT, wh);
@@ -221,7 +303,7 @@ static void *driver_run(void *arg)
     /* an interrupted cell keeps its rows: its rates are over the time it drove */
     d->ran_us = stopped ? clock_now_us() - d->t0_us : d->duration_us;
     if (d->rs->trigger == RT_POINTER) {
-        xcb_test_fake_input(d->c, XCB_BUTTON_RELEASE, 1, XCB_CURRENT_TIME, XCB_NONE, 0, 0, 0);
+        button(d, false);
         xh_round_trip(d->c);
     } else if (d->rs->trigger == RT_KEYBOARD) {
         press(d, XK_RETURN); /* ends the keyboard resize where it is */

@@ -92,6 +92,27 @@ static void write_traces(const struct rcell *rc, struct row *r)
     fputc(']', r->f);
 }
 
+/* How the frames were captured: root DAMAGE and GetImage (every composited frame of an X server's
+ * root), or the compositor's screen stream, with its frames, the gaps in which frames may be
+ * missing, its frame rate against the output's refresh, and what a frame's time is */
+static void write_capture_fields(struct row *r, const struct rcell *rc)
+{
+    const struct resize_capture *cp = &rc->cap;
+    row_str(r, "capture_via", cp->stream ? "stream" : "root-damage");
+    row_str(r, "input_via", rc->drv.seat_fd >= 0 ? "seat" : "xtest");
+    if (rc->drv.seat_error[0])
+        row_str(r, "input_error", rc->drv.seat_error);
+    if (!cp->stream)
+        return;
+    double span_s = (double)(cp->stream_last_us - cp->stream_first_us) / 1e6;
+    row_str(r, "capture_timing", cp->recorded_times ? "recorded" : "commit");
+    row_int(r, "capture_frames", cp->stream_frames);
+    row_num(r, "capture_fps", span_s > 0 ? (cp->stream_frames - 1) / span_s : 0.0);
+    row_num(r, "refresh_hz", cp->refresh_mhz / 1000.0);
+    row_int(r, "capture_gaps", cp->stream_gaps);
+    row_num(r, "capture_gap_ms", (double)cp->stream_gap_us / 1000.0);
+}
+
 static void write_resize_row(struct rcell *rc)
 {
     struct row r;
@@ -108,7 +129,11 @@ static void write_resize_row(struct rcell *rc)
     row_int(&r, "start_w", W0);
     row_int(&r, "start_h", H0);
     row_int(&r, "edge_px", EDGE_PX);
-    row_bool(&r, "grabbed", rc->drv.grabbed);
+    if (rc->drv.seat_fd >= 0)
+        row_raw(&r, "grabbed", "null"); /* the compositor's own resize: no X grab to see */
+    else
+        row_bool(&r, "grabbed", rc->drv.grabbed);
+    write_capture_fields(&r, rc);
     row_num(&r, "drive_from", rc->drv.t0_us ? rcell_ms(rc, rc->drv.t0_us) : 0.0);
     row_num(&r, "drive_ms", drove_ms(rc));
     row_int(&r, "configures", rc->configures);

@@ -3,6 +3,7 @@
  * capture started, the window shown and warmed up, the driver's drive and the settling, then the
  * rows and the clean-up. */
 #include "resize.h"
+#include "input-path.h"
 #include "clock.h"
 #include "xhelpers.h"
 
@@ -143,7 +144,9 @@ static const char *run(struct rcell *rc, char *err, size_t errlen)
         return NULL;
     }
     create_backdrop(rc);
-    if (resize_capture_start(&rc->cap, rc->win, rc->left0, rc->top0, err, errlen) < 0)
+    struct stream *stream = bench_session_stream(rc->env->session);
+    if (stream ? resize_capture_start_stream(&rc->cap, stream, rc->win, rc->left0, rc->top0, err, errlen) < 0
+               : resize_capture_start(&rc->cap, rc->win, rc->left0, rc->top0, err, errlen) < 0)
         return NULL;
     rc->need_paint = true;
     const char *shown = wait_shown(rc, show_by);
@@ -182,12 +185,50 @@ static const char *run(struct rcell *rc, char *err, size_t errlen)
     return "deadline";
 }
 
+/* What sees the screen and what drives the pointer and keys.  On an X server of the suite: root
+ * DAMAGE and XTEST.  On a compositor that brings its X server (a Wayland compositor's Xwayland,
+ * whose root shows nothing composited and whose XTEST does not reach the compositor's seat): its
+ * screen stream, and its input helper; without them the cell cannot run, and says why. */
+static int choose_paths(struct rcell *rc, char *err, size_t errlen)
+{
+    struct bench_session *session = rc->env->session;
+    bool own = bench_session_own_xserver(session);
+    if (own && !bench_session_stream(session)) {
+        snprintf(err, errlen, "the compositor brings its X server, whose root shows nothing it composites, and its "
+                              "conf names no screen stream (`screen-stream:`): the resize cell cannot see its frames");
+        return -1;
+    }
+    if (rc->rs->trigger == RT_CONFIGURE)
+        return 0; /* the client's own ConfigureRequests: no input */
+    const struct input_path *ip = bench_session_input(session);
+    if (ip && ip->barrier) {
+        snprintf(err, errlen, "the compositor's input path needs an input barrier (`input-barrier:`), which the "
+                              "bench's driver does not make");
+        return -1;
+    }
+    if (ip) {
+        rc->drv.seat_fd = ip->fd;
+        return 0;
+    }
+    if (own && bench_session_no_input(session)[0]) {
+        snprintf(err, errlen, "cannot be driven here: %s", bench_session_no_input(session));
+        return -1;
+    }
+    const xcb_query_extension_reply_t *xt = xcb_get_extension_data(rc->drv.c, &xcb_test_id);
+    if (!xt || !xt->present) {
+        snprintf(err, errlen, "the X server has no XTEST extension");
+        return -1;
+    }
+    return 0;
+}
+
 /* the cell's allocations and its two connections (the client's, the driver's); -1 with err */
 static int cell_open(struct rcell *rc, char *err, size_t errlen)
 {
     rc->paints = calloc(MAX_PAINTS, sizeof *rc->paints);
     rc->cap.recs = calloc(MAX_CAPTURES, sizeof *rc->cap.recs);
     rc->cap.stop[0] = rc->cap.stop[1] = rc->drv.stop[0] = rc->drv.stop[1] = -1;
+    rc->drv.seat_fd = -1;
     rc->drv.recs = calloc(MAX_MOTIONS, sizeof *rc->drv.recs);
     rc->drv.rs = rc->rs;
     int passes = (int)(rc->env->opt->cell_ms / PATH_MS + 0.5);
@@ -198,11 +239,8 @@ static int cell_open(struct rcell *rc, char *err, size_t errlen)
         snprintf(err, errlen, "the resize client cannot connect to the X server");
         return -1;
     }
-    const xcb_query_extension_reply_t *xt = xcb_get_extension_data(rc->drv.c, &xcb_test_id);
-    if (!xt || !xt->present) {
-        snprintf(err, errlen, "the X server has no XTEST extension");
+    if (choose_paths(rc, err, errlen) < 0)
         return -1;
-    }
     if (pipe2(rc->drv.stop, O_CLOEXEC) < 0) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
         return -1;

@@ -102,7 +102,7 @@ struct thumb {
 };
 
 /* ---- the capture thread ---- */
-struct capture {
+struct resize_capture {
     pthread_t thread;
     bool started;
     xcb_connection_t *c;
@@ -119,6 +119,15 @@ struct capture {
     struct thumb thumbs[THUMBS];
     int fetches;
     int deco_row, deco_col; /* the decoration's width past the markers, settled (-1: not seen yet) */
+    /* fed by the compositor's screen stream (resize-stream.c) instead of root DAMAGE: its frames,
+     * those after a gap (frames may be missing before them) and the gaps' time, the first and last
+     * frame's time, the output's refresh, and whether a frame's time is its recording after the
+     * paint (mutter) rather than its commit */
+    struct stream *stream;
+    int stream_frames, stream_gaps;
+    int64_t stream_gap_us, stream_first_us, stream_last_us;
+    int refresh_mhz;
+    bool recorded_times;
 };
 
 /* ---- the driver thread: the user ---- */
@@ -146,6 +155,11 @@ struct driver {
     int64_t key_at;
     xcb_get_keyboard_mapping_reply_t *keymap;
     uint8_t keymap_min;
+    /* input through the compositor's own seat (its conf's `input:`, harness/input-path.h) instead of
+     * XTEST: the helper's socket (-1: XTEST), its first error, and its events */
+    int seat_fd;
+    char seat_error[256];
+    int seat_events;
 };
 
 
@@ -178,7 +192,7 @@ struct rcell {
     int configures, size_changes, requests, answered, superseded, exposes, drawn;
     struct paint_rec *paints;
     int npaints;
-    struct capture cap;
+    struct resize_capture cap;
     struct driver drv;
     int64_t t0_us;            /* the cell's clock: when the window was created */
 };
@@ -187,10 +201,19 @@ struct rcell {
 static inline double rcell_ms(const struct rcell *rc, int64_t us) { return (double)(us - rc->t0_us) / 1000.0; }
 
 /* the capture (resize-capture.c): starts its thread on its own connection; -1 with err */
-int resize_capture_start(struct capture *cp, xcb_window_t win, int left0, int top0, char *err, size_t errlen);
-void resize_capture_stop(struct capture *cp);
+int resize_capture_start(struct resize_capture *cp, xcb_window_t win, int left0, int top0, char *err, size_t errlen);
+void resize_capture_stop(struct resize_capture *cp);
+/* ... or fed by the compositor's screen stream (resize-stream.c): each frame's row and column */
+int resize_capture_start_stream(struct resize_capture *cp, struct stream *s, xcb_window_t win, int left0, int top0,
+                                char *err, size_t errlen);
 /* the pixel i of a line read off the root, as 0xRRGGBB */
-uint32_t resize_capture_px(const struct capture *cp, const uint8_t *d, int i);
+uint32_t resize_capture_px(const struct resize_capture *cp, const uint8_t *d, int i);
+/* a line of n 0xRRGGBB pixels from PAD before the corner, decoded */
+struct line_info resize_decode_line(const struct resize_capture *cp, const uint32_t *px, int n);
+/* recs[k] is complete: counted, and a picture taken if it is among the worst-looking */
+void resize_capture_keep(struct resize_capture *cp, int k);
+/* the area of the lines from the stream's latest frame, 8-bit RGB (malloc'd), or NULL */
+uint8_t *resize_stream_crop(struct resize_capture *cp);
 
 /* the driver (resize-input.c): its thread, once the window is shown and its corner known; -1 if
  * it cannot start.  resize_driver_stop ends it early (a stop) or joins it. */

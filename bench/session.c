@@ -4,13 +4,17 @@
 #include "bench.h"
 #include "compositor-profile.h"
 #include "compositor.h"
+#include "conffile.h"
+#include "input-path.h"
 #include "isolation.h"
 #include "proc.h"
+#include "stream.h"
 #include "xserver.h"
 
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,6 +27,15 @@ struct bench_session {
     char tmp_dir[PATH_MAX];
     struct isolation home;   /* the session's private home and bus (Xvfb's, the load's); the compositor has its own */
     char pacing[512];        /* the conf's `pacing:` (what decides its frame pacing), or "" */
+    /* `xserver: own` (a Wayland compositor and its Xwayland): the screen is its stream's frames,
+     * input goes through its seat (the conf's `screen-stream:` and `input:`) */
+    bool own_xserver;
+    unsigned char locks_before[XSERVER_MAX_LOCKS];
+    struct stream stream;
+    bool have_stream;
+    struct input_path input;
+    bool have_input;
+    char no_input[600];      /* why the pointer and keyboard cannot drive it here ("": they can) */
 };
 
 struct bench_session *bench_session_new(void)
@@ -47,12 +60,36 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
     return type == FTW_DP ? rmdir(path) : unlink(path);
 }
 
+/* The X locks and sockets a compositor's own X server left (mutter holds a second display) */
+static void remove_own_locks(const struct bench_session *s, int display)
+{
+    if (display >= 0)
+        xserver_remove_stale(display);
+    unsigned char now[XSERVER_MAX_LOCKS];
+    xserver_locks(now, XSERVER_MAX_LOCKS);
+    for (int d = 0; d < XSERVER_MAX_LOCKS; d++)
+        if (now[d] && !s->locks_before[d])
+            xserver_remove_stale(d);
+}
+
 void bench_session_end(struct bench_session *s)
 {
+    if (s->have_input)
+        input_path_stop(&s->input); /* before the compositor: it ends its session while the compositor is there */
+    if (s->have_stream)
+        stream_stop(&s->stream);
+    s->have_input = s->have_stream = false;
+    pid_t report = s->wm.report_pid;
+    int display = s->xs.display;
     if (s->wm_running)
         compositor_stop(&s->wm);
     s->wm_running = false;
     xserver_stop(&s->xs);
+    if (s->own_xserver) {
+        if (report > 0)
+            kill(report, SIGKILL);
+        remove_own_locks(s, display);
+    }
     isolation_close(&s->home);
     proc_kill_all();
     if (s->tmp_dir[0])
@@ -81,10 +118,78 @@ void bench_session_write_row(const struct bench_session *s, const struct row_sin
     row_end(&r);
 }
 
+/* A helper's environment: the compositor's private home and bus, the conf's env: and the session's
+ * variables its {report} saw (as the harness gives its screen and input helpers, lifecycle.c). */
+static char **helper_env(const struct bench_session *s, const struct session_spec *spec, const char *start_dir)
+{
+    static char *env[64];
+    int n = 0;
+    for (int i = 0; s->wm.iso.env[i] && n < 40; i++)
+        env[n++] = s->wm.iso.env[i];
+    char **conf = compositor_profile_env(spec->profile, spec->root, start_dir);
+    for (int i = 0; conf && conf[i] && n < 58; i++)
+        env[n++] = conf[i];
+    for (int i = 0; i < 4 && s->wm.own_env[i] && n < 63; i++)
+        env[n++] = s->wm.own_env[i];
+    env[n] = NULL;
+    return env;
+}
+
+/* The stream and the input helper of a compositor that brings its X server.  Without a stream the
+ * resize cells cannot see its screen (its root shows nothing composited): that is the cell's error,
+ * not the session's.  Without an input path the pointer and keyboard triggers cannot drive it. */
+static int start_helpers(struct bench_session *s, const struct session_spec *spec, const char *start_dir, char *err,
+                         size_t errlen)
+{
+    const struct compositor_profile *p = spec->profile;
+    char **env = helper_env(s, spec, start_dir);
+    char command[2048], why[1024];
+    if (p->screen_stream[0]) {
+        compositor_start_command(p->screen_stream, spec->root, start_dir, command, sizeof command);
+        if (stream_start(&s->stream, command, env, s->wm.log_fd, 10000, why, sizeof why) < 0) {
+            snprintf(err, errlen, "the compositor's screen stream `%s` did not start: %s", command, why);
+            return -1;
+        }
+        s->have_stream = true;
+    }
+    if (!p->input[0]) {
+        snprintf(s->no_input, sizeof s->no_input, "%s", p->no_xtest);
+        return 0;
+    }
+    compositor_start_command(p->input, spec->root, start_dir, command, sizeof command);
+    int w = s->xs.screen ? s->xs.screen->width_in_pixels : 0, h = s->xs.screen ? s->xs.screen->height_in_pixels : 0;
+    if (input_path_start(&s->input, command, env, s->wm.log_fd, w, h, 10000, why, sizeof why) < 0) {
+        snprintf(err, errlen, "the compositor's input path `%s` did not start: %s", command, why);
+        return -1;
+    }
+    s->input.barrier = p->input_barrier;
+    s->have_input = true;
+    return 0;
+}
+
+static int start_compositor(struct bench_session *s, const struct session_spec *spec, const char *command,
+                            enum ready_kind ready, const char *start_dir, char *err, size_t errlen)
+{
+    char log[PATH_MAX];
+    snprintf(log, sizeof log, "%s", spec->wm_log ? spec->wm_log : "/dev/null");
+    if (!s->own_xserver) {
+        if (xserver_start(&s->xs, s->tmp_dir, 10000, err, errlen) < 0)
+            return -1;
+        return compositor_start(&s->wm, &s->xs, command, ready, log, spec->wm_timeout_ms, err, errlen);
+    }
+    char fifo[PATH_MAX + 32];
+    xserver_locks(s->locks_before, XSERVER_MAX_LOCKS);
+    if (compositor_prepare_report(start_dir, fifo, sizeof fifo, err, errlen) < 0 ||
+        compositor_start_own(&s->wm, &s->xs, command, ready, log, spec->wm_timeout_ms, fifo, err, errlen) < 0)
+        return -1;
+    return start_helpers(s, spec, start_dir, err, errlen);
+}
+
 int bench_session_start(struct bench_session *s, const struct session_spec *spec, char *err, size_t errlen)
 {
     if (spec->profile)
         snprintf(s->pacing, sizeof s->pacing, "%s", spec->profile->pacing);
+    s->own_xserver = spec->profile && spec->profile->own_xserver;
     snprintf(s->tmp_dir, sizeof s->tmp_dir, "%s/framesync-bench-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(s->tmp_dir)) {
         s->tmp_dir[0] = 0;
@@ -98,23 +203,31 @@ int bench_session_start(struct bench_session *s, const struct session_spec *spec
     if (isolation_open(&s->home, s->tmp_dir, true, 10000, err, errlen) < 0)
         return -1;
     isolation_export(&s->home);
-    if (xserver_start(&s->xs, s->tmp_dir, 10000, err, errlen) < 0)
-        return -1;
     enum ready_kind ready = READY_AUTO;
     if (spec->ready)
         parse_ready_kind(spec->ready, &ready);
     /* The compositor's {tmpdir}: a folder of its own per start, as the harness gives it. */
-    char start_dir[PATH_MAX];
+    char start_dir[PATH_MAX], command[4096];
     if (compositor_start_dir(s->tmp_dir, start_dir, sizeof start_dir) < 0)
         snprintf(start_dir, sizeof start_dir, "%s", s->tmp_dir);
     s->wm.env = compositor_profile_env(spec->profile, spec->root, start_dir);
     snprintf(s->wm.private_dir, sizeof s->wm.private_dir, "%s", start_dir); /* its own home and bus there */
-    char log[PATH_MAX];
-    snprintf(log, sizeof log, "%s", spec->wm_log ? spec->wm_log : "/dev/null");
-    if (compositor_start(&s->wm, &s->xs, spec->command, ready, log, spec->wm_timeout_ms, err, errlen) < 0) {
+    snprintf(s->wm.cwd, sizeof s->wm.cwd, "%s", start_dir);
+    char profiled[4096];
+    conf_substitute(spec->command, "{profile}", "de-facto", profiled, sizeof profiled); /* the form it measures */
+    compositor_start_command(profiled, spec->root, start_dir, command, sizeof command);
+    if (start_compositor(s, spec, command, ready, start_dir, err, errlen) < 0) {
         compositor_stop(&s->wm);
         return -1;
     }
     s->wm_running = true;
     return 0;
 }
+
+bool bench_session_own_xserver(const struct bench_session *s) { return s->own_xserver; }
+struct stream *bench_session_stream(struct bench_session *s) { return s->have_stream ? &s->stream : NULL; }
+const struct input_path *bench_session_input(const struct bench_session *s)
+{
+    return s->have_input ? &s->input : NULL;
+}
+const char *bench_session_no_input(const struct bench_session *s) { return s->no_input; }

@@ -38,6 +38,14 @@ and the resize cells (bench/resize.c, runner/reports/bench_resize.py):
   resize-drop    --inject configure-drop=2 halves the steps shown per second (ratio 0.5 +- 5 %),
                  against plain fake-wm in the same rounds, with the pointer at 60 Hz (each motion a
                  step even on a loaded machine)
+and the same resize cells seen through a Wayland compositor (bench/resize-stream.c): fake-wm as the WM
+and compositor of a rootful Xwayland inside cage (tests/confs/fake-wm-in-cage.conf), every frame
+read from cage's screen stream (tools/wlr-capture), not from the X root:
+  resize-wayland a syncing client shows 0 glitch frames in the basic, draft and de-facto forms,
+                 the control shows stale ones, every frame line came with no gap; show-before-paint=4
+                 and configure-before-answer=3 give glitch runs on 1/4 and 1/3 of the steps, +- 5 %
+                 of that (one session of two passes each, at 30 paints a second); SKIP without cage,
+                 Xwayland or tools/wlr-capture
 `python3 tests/bench_check.py --compositors` (make bench-check-compositors, not part of make check):
   resize-order   the non-participating client under openbox and under picom+openbox shows stale
                  frames in every run, and their count does not depend on the run order (first or
@@ -46,6 +54,7 @@ and the resize cells (bench/resize.c, runner/reports/bench_resize.py):
 """
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -328,6 +337,53 @@ def resize_nowait(tmp, n=3):
     injected_glitch_rate(tmp, "resize-nowait", "configure-before-answer", n)
 
 
+CAGE_CONF = os.path.join(ROOT, "tests", "confs", "fake-wm-in-cage.conf")
+
+
+def cage_conf(tmp, args):
+    """fake-wm-in-cage.conf with fake-wm's own ARGS appended to its command."""
+    path = os.path.join(tmp, "fake-wm-in-cage-%d.conf" % len(os.listdir(tmp)))
+    with open(CAGE_CONF) as f, open(path, "w") as out:
+        for line in f:
+            out.write(line.rstrip("\n") + " " + args + "\n" if line.startswith("command:") and args else line)
+    return path
+
+
+def resize_wayland(tmp):
+    """The resize cells' proof again, with every frame seen through cage's screen stream."""
+    for prog in ("cage", "Xwayland"):
+        if not shutil.which(prog):
+            print("SKIP resize-wayland: %s is not installed (debian-packages.txt has it)" % prog)
+            return
+    if not os.access(os.path.join(ROOT, "tools", "wlr-capture"), os.X_OK):
+        print("SKIP resize-wayland: tools/wlr-capture is not built (it needs libwayland-dev)")
+        return
+    synced = RESIZE_SYNCED[:3]
+    traces = resize_session(tmp, cage_conf(tmp, ""), list(synced) + ["resize-ptr125-none-8"])
+    for cell in synced:
+        t, f = traces[cell], bench_resize.figures(traces[cell])
+        ok = f["glitch_frames"]["count"] == 0 and f["frames"] >= 40 and f["steps"] >= 30 and \
+            t["capture_via"] == "stream" and t["capture_gaps"] == 0
+        check("resize-wayland", ok, "%s: %d glitch frames of %d (%s, %.1f frames/s, %d gaps), %d steps shown" % (
+            cell, f["glitch_frames"]["count"], f["frames"], t["capture_via"], t.get("capture_fps", 0),
+            t.get("capture_gaps", -1), f["steps"]))
+    f = bench_resize.figures(traces["resize-ptr125-none-8"])
+    check("resize-wayland", f["kinds"]["stale"] >= 10 and f["requests"]["sent"] == 0,
+          "resize-ptr125-none-8 (the control): %d stale frames of %d" % (f["kinds"]["stale"], f["frames"]))
+    for injection, n in (("show-before-paint", 4), ("configure-before-answer", 3)):
+        cell = "resize-ptr60-basic-1"
+        conf = cage_conf(tmp, "--refresh-hz 30 --inject %s=%d" % (injection, n))
+        t = resize_session(tmp, conf, [cell], passes=2)[cell]
+        f = bench_resize.figures(t)
+        steps, other = t["size_changes"], f["kinds"]["torn"] + f["kinds"]["bounced"]
+        rate = f["glitch_runs"] / steps if steps else 0
+        check("resize-wayland", abs(rate - 1 / n) <= 0.05 / n and other == 0 and steps >= 200 and
+              t["capture_gaps"] == 0,
+              "%s=%d through the stream: %d glitch runs over %d steps = %.4f (1/%d = %.4f +- 5 %%), %d torn or "
+              "bounced, %.1f frames/s, %d gaps" % (injection, n, f["glitch_runs"], steps, rate, n, 1 / n, other,
+                                                   t["capture_fps"], t["capture_gaps"]))
+
+
 def interleaved(tmp, wms, cell, rounds=2, passes=1):
     """{wm: [figures of each run]}, the compositors in turn, the order reversed every round."""
     out = {wm: [] for wm in wms}
@@ -386,7 +442,7 @@ def resize_order(tmp):
 def main():
     start = time.monotonic()
     steps = (paint_delay_sweep, drawn_delay, compress, deadline, self_vs_self, bad_input, interrupt,
-             interrupt_resize, resize_sync, resize_early, resize_nowait, resize_lag, resize_drop)
+             interrupt_resize, resize_sync, resize_early, resize_nowait, resize_lag, resize_drop, resize_wayland)
     if sys.argv[1:] == ["--compositors"]:
         steps = (resize_order,)
     elif sys.argv[1:2] == ["--only"]:  # --only STEP[,STEP...]: some steps, by function name
