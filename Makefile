@@ -49,9 +49,10 @@ WAYLAND_LIBS   := $(shell pkg-config --libs wayland-client 2>/dev/null)
 ifneq ($(and $(FAKE_INPUT_XML),$(WAYLAND_LIBS),$(shell command -v wayland-scanner)),)
 TOOLS += tools/kwin-input
 endif
-# every frame of a wlroots compositor (sway, cage) through its screencopy protocol: the screen stream
+# every frame of a wlroots compositor (sway, cage) through its screencopy protocol: the screen stream;
+# input through sway's own seat (its virtual pointer and keyboard: the input path under sway)
 ifneq ($(WAYLAND_LIBS),)
-TOOLS += tools/wlr-capture
+TOOLS += tools/wlr-capture tools/sway-input
 endif
 # every frame mutter paints, through its ScreenCast stream read with libpipewire (libpipewire-0.3-dev)
 PIPEWIRE_CFLAGS := $(shell pkg-config --cflags libpipewire-0.3 2>/dev/null)
@@ -122,6 +123,9 @@ build/kwin/fake-input-client-protocol.h: $(FAKE_INPUT_XML)
 build/kwin/fake-input-protocol.c: $(FAKE_INPUT_XML)
 	@mkdir -p build/kwin
 	wayland-scanner private-code $< $@
+
+tools/sway-input: tools/sway-input.c tools/wlr-virtual-input.c tools/wlr-virtual-input.h
+	$(CC) $(CFLAGS) $(WAYLAND_CFLAGS) -o $@.new tools/sway-input.c tools/wlr-virtual-input.c $(WAYLAND_LIBS) && mv -f $@.new $@
 
 tools/wlr-capture: tools/wlr-capture.c tools/wlr-screencopy.c tools/wlr-screencopy.h tools/stream-proto.c tools/stream-proto.h
 	$(CC) $(CFLAGS) $(WAYLAND_CFLAGS) -o $@ tools/wlr-capture.c tools/wlr-screencopy.c tools/stream-proto.c $(WAYLAND_LIBS)
