@@ -67,6 +67,7 @@ static void take_frame(struct resize_capture *cp, const char *line, const struct
         stream_parse_runs(line, "col", col, LINE_H) < 0)
         return; /* a line from before the watch (no lines on it), or a full cell */
     count_frame(cp, f);
+    atomic_store(&cp->corner_rgb, row[PAD + INSET]);
     struct capture_rec *r = &cp->recs[k];
     r->damage_us = f->t_us;
     r->sample_us = clock_now_us();

@@ -124,6 +124,7 @@ struct resize_capture {
      * frame's time, the output's refresh, and whether a frame's time is its recording after the
      * paint (mutter) rather than its commit */
     struct stream *stream;
+    atomic_uint corner_rgb;  /* the latest frame's pixel INSET inside the window's corner */
     int stream_frames, stream_gaps;
     int64_t stream_gap_us, stream_first_us, stream_last_us;
     int refresh_mhz;

@@ -151,3 +151,31 @@ class MeasuredNothing(unittest.TestCase):
         _, _, errors = bench_summary.group_runs(rows)
         self.assertEqual([(e["cell"], e["error"]) for e in errors],
                          [("resize-ptr125-basic-1", "the cell could not measure (ended by windows never shown)")])
+
+
+class SeenThroughAStream(unittest.TestCase):
+    """A Wayland compositor's frames come from its screen stream: the run and the cell say so, with
+    the stream's rate and gaps; rows from before the stream are root-damage and XTEST."""
+
+    def test_a_streamed_run_carries_its_capture(self):
+        trace = {"capture_via": "stream", "input_via": "seat", "capture_fps": 24.5, "refresh_hz": 60.0,
+                 "capture_gaps": 1, "capture_gap_ms": 3.5, "capture_timing": "recorded", "capture_frames": 99}
+        want = dict(trace, via="stream")
+        del want["capture_via"]
+        self.assertEqual(br.capture_of(trace), want)
+        self.assertEqual(br.capture_of({}), {"via": "root-damage", "input_via": "xtest"})
+
+    def test_the_cell_sums_gaps_and_takes_the_median_rate(self):
+        runs = [{"capture": {"via": "stream", "input_via": "seat", "capture_fps": f, "refresh_hz": 60.0,
+                             "capture_gaps": g, "capture_gap_ms": 2.0 * g, "capture_timing": "commit"}}
+                for f, g in ((20.0, 0), (30.0, 2), (25.0, 1))]
+        cap = bench_summary.capture_summary(runs)
+        self.assertEqual((cap["via"], cap["input_via"], cap["fps"], cap["gaps"], cap["gap_ms"]),
+                         ("stream", "seat", 25.0, 3, 6.0))
+        self.assertEqual(bench_summary.capture_text(cap), "stream 25.0/60 fps, 3 gaps")
+        self.assertEqual(bench_summary.capture_text(bench_summary.capture_summary([{}])), "root-damage")
+
+    def test_every_figure_carries_its_interval(self):
+        cell = {"glitch_pct": 10.0, "glitch_pct_ci95": [3.0, 12.125]}
+        self.assertEqual(bench_summary.with_ci(cell, "glitch_pct"), "10.0 [3.0,12.1]")
+        self.assertEqual(bench_summary.with_ci({"glitch_pct": 1.0, "glitch_pct_ci95": None}, "glitch_pct"), "1.0")

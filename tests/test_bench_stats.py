@@ -77,6 +77,19 @@ class Bootstrap(unittest.TestCase):
         self.assertIsNone(bs.bootstrap_ratio([0, 0], [1]))
 
 
+class BootstrapMedian(unittest.TestCase):
+    def test_the_interval_holds_the_median_and_lies_within_the_values(self):
+        lo, hi = bs.bootstrap_median([1.0, 2.0, 3.0, 4.0, 50.0])
+        self.assertLessEqual(lo, 3.0)
+        self.assertGreaterEqual(hi, 3.0)
+        self.assertGreaterEqual(lo, 1.0)
+        self.assertLessEqual(hi, 50.0)
+
+    def test_one_run_has_no_interval(self):
+        self.assertIsNone(bs.bootstrap_median([7.0]))
+        self.assertEqual(bs.bootstrap_median([7.0, 7.0]), (7.0, 7.0))
+
+
 class LinearFit(unittest.TestCase):
     def test_exact_line(self):
         slope, intercept, r2 = bs.linear_fit([0, 2, 5, 10, 20, 50], [1, 5, 11, 21, 41, 101])

@@ -162,6 +162,19 @@ def run_figures(trace):
     return f
 
 
+def capture_of(trace):
+    """How the run's frames were seen: off the X root by DAMAGE (every composited frame), or from a
+    Wayland compositor's screen stream, with its frame rate against the output's refresh and the gaps
+    in which frames may be missing; and how the pointer and keys were given (XTEST, or the
+    compositor's own seat).  Rows from before the stream existed are root-damage and XTEST."""
+    via = trace.get("capture_via", "root-damage")
+    out = {"via": via, "input_via": trace.get("input_via", "xtest")}
+    if via == "stream":
+        out.update({k: trace.get(k) for k in ("capture_fps", "refresh_hz", "capture_gaps", "capture_gap_ms",
+                                                "capture_timing", "capture_frames")})
+    return out
+
+
 def figures(trace):
     """The per-run figures of a resize cell (bench.json runs[] of a resize-... scenario)."""
     paints = trace["paints_log"]
@@ -230,6 +243,7 @@ def figures(trace):
         "requests": {"sent": trace["requests"], "answered": trace["answered"], "timed_out": trace["superseded"]},
         "configure_notify": {"received": trace["size_changes"], "painted": sizes_painted(paints)},
         "grabbed": trace["grabbed"],
+        "capture": capture_of(trace),
         "drawn_messages": trace["drawn"],
         "timeline": timeline,
         "thumbs": thumbs(trace, border),

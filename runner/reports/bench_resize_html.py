@@ -15,6 +15,13 @@ def traces_by(rows, cell):
             if c == cell and g.get("resize")}
 
 
+def ci(c, fig):
+    """A median and, below it in small type, its 95 % bootstrap interval over the repetitions."""
+    iv = c.get(fig + "_ci95")
+    return bench_summary.fmt(c.get(fig), 1) + ("" if not iv else "<br><small>[%s – %s]</small>" % (
+        bench_summary.fmt(iv[0], 1), bench_summary.fmt(iv[1], 1)))
+
+
 def table(doc, h):
     wms = doc["wms"]
     runs = {}
@@ -24,7 +31,8 @@ def table(doc, h):
     head = ("<tr><th>cell</th><th>compositor</th><th>reps</th><th>frames/s</th><th>steps/s</th><th>ratio</th>"
             "<th>glitch %</th><th>ratio</th><th>stale / torn / bounced</th><th>longest glitch run</th>"
             "<th>unpainted px (mean)</th><th>lag p50 ms</th><th>ratio</th><th>lag p95 ms</th><th>lag p99 ms</th>"
-            "<th>lag p95 px</th><th>requests sent / answered / timed out</th><th>ConfigureNotify got / painted</th></tr>")
+            "<th>lag p95 px</th><th>requests sent / answered / timed out</th><th>ConfigureNotify got / painted</th>"
+            "<th>frames seen by</th></tr>")
     body = []
     cells = [c for c in doc["cells"] if bench_summary.is_resize(c["scenario"])]
     cells.sort(key=lambda c: (doc["cells_run"].index(c["scenario"]) if c["scenario"] in doc["cells_run"] else 99,
@@ -43,15 +51,18 @@ def table(doc, h):
         k = c["glitch_by_kind"]
         body.append("<tr><td>%s</td><td><i style='background:%s'></i>%s</td><td>%d</td><td>%s</td><td>%s</td>"
                     "<td>%s</td><td>%s</td><td>%s</td><td>%d / %d / %d</td><td>%d frames, %.0f ms</td><td>%s</td>"
-                    "<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d / %d / %d</td><td>%d / %d</td></tr>" % (
+                    "<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d / %d / %d</td><td>%d / %d</td>"
+                    "<td>%s</td></tr>" % (
                         h.esc(c["scenario"]), h.colour(c["wm_index"]), h.esc(h.label(wms, c["wm_index"])), c["reps"],
-                        h.fmt(c["fps"], 1), h.fmt(c["steps_per_s"], 1), h.ratio_text(rt.get("steps_per_s")),
-                        h.fmt(c["glitch_pct"], 1), h.ratio_text(rt.get("glitch_pct")), k["stale"], k["torn"],
+                        h.fmt(c["fps"], 1), ci(c, "steps_per_s"), h.ratio_text(rt.get("steps_per_s")),
+                        ci(c, "glitch_pct"), h.ratio_text(rt.get("glitch_pct")), k["stale"], k["torn"],
                         k["bounced"], longest, longest_ms, h.fmt(med(lambda r: r["unpainted_px"]["mean"]), 0),
-                        h.fmt(c["lag_p50_ms"], 1), h.ratio_text(rt.get("lag_p50_ms")), h.fmt(c["lag_p95_ms"], 1),
+                        ci(c, "lag_p50_ms"), h.ratio_text(rt.get("lag_p50_ms")), ci(c, "lag_p95_ms"),
                         h.fmt(med(lambda r: r["lag_ms"]["p99"] if r["lag_ms"] else None), 1),
                         h.fmt(med(lambda r: r["lag_px"]["p95"] if r["lag_px"] else None), 1),
-                        req[0], req[1], req[2], cfg[0], cfg[1]))
+                        req[0], req[1], req[2], cfg[0], cfg[1],
+                        h.esc(bench_summary.capture_text(c.get("capture")) + ", input " +
+                              (c.get("capture") or {}).get("input_via", "xtest"))))
     return "<table>%s%s</table>" % (head, "".join(body))
 
 
@@ -138,13 +149,16 @@ def section(doc, rows, h):
     parts = ["<h2>Resize</h2>",
              "<p>One window resized along a fixed path (grow right, grow down, shrink diagonally), by the "
              "pointer (_NET_WM_MOVERESIZE, XTEST motion), by the keyboard (arrow keys) or by its own "
-             "ConfigureRequests. Each frame the compositor showed is read off the root with the window's geometry: "
+             "ConfigureRequests. Each frame the compositor showed is read (off the root, or its screen stream) with the window's geometry: "
              "<b>consistent</b> (one paint, made for the size shown, and the window ending where the server has "
              "it), <b>stale</b> (a paint for another size: cropped, an unpainted strip of background, black or "
              "garbage, stretched), <b>torn</b> (two paints in one frame), <b>bounced</b> (the fixed corner moved). "
              "Steps are changes of the size shown; lag is from the pointer asking for a size to the first frame "
-             "showing it. Figures are medians over the repetitions; ratios to the first compositor with bootstrap 95 % "
-             "intervals.</p>", table(doc, h)]
+             "showing it. Figures are medians over the repetitions, with their bootstrap 95 % intervals under them; "
+             "ratios to the first compositor with bootstrap 95 % intervals. On a Wayland compositor (its own "
+             "Xwayland) the frames are its screen stream's, and the pointer is its own seat's: the last column "
+             "says which, with the stream's frames per second against the refresh and the gaps in which frames "
+             "may be missing.</p>", table(doc, h)]
     for c in cells:
         parts += [size_over_time(doc, rows, c, h), lag_cdf(doc, rows, c, h)]
     return "".join(p for p in parts if p)

@@ -103,6 +103,17 @@ def bootstrap_ratio(base, other, stat=median, iterations=2000, seed=1, level=0.9
     return ratio, percentile(ratios, tail), percentile(ratios, 100 - tail)
 
 
+def bootstrap_median(values, iterations=2000, seed=1, level=0.95):
+    """The percentile bootstrap interval of the median of independent runs' values: (lo, hi), or
+    None for fewer than two values (one run says nothing about the spread)."""
+    if len(values) < 2:
+        return None
+    rng = random.Random(seed)
+    meds = sorted(median([rng.choice(values) for _ in values]) for _ in range(iterations))
+    tail = (1 - level) / 2 * 100
+    return percentile(meds, tail), percentile(meds, 100 - tail)
+
+
 def linear_fit(xs, ys):
     """Least squares y = slope * x + intercept; returns (slope, intercept, r_squared)."""
     n = len(xs)

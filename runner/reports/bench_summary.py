@@ -165,6 +165,9 @@ def cell_entries(run_list):
             for fig in RESIZE_RATIO_FIGURES:
                 vals = run_values(runs, fig)
                 entry[fig] = round(bs.median(vals), 4) if vals else None
+                ci = bs.bootstrap_median(vals)
+                entry[fig + "_ci95"] = None if ci is None else [round(ci[0], 4), round(ci[1], 4)]
+            entry["capture"] = capture_summary(runs)
             entry["glitch_frames"] = sum(r["glitch_frames"]["count"] for r in runs)
             entry["frames"] = sum(r["frames"] for r in runs)
             entry["glitch_by_kind"] = {k: sum(r["glitch_frames"]["by_kind"][k] for r in runs)
@@ -174,6 +177,37 @@ def cell_entries(run_list):
     add_ratios(cells, by)
     cells.sort(key=lambda c: (c["scenario"], c["wm_index"]))
     return cells
+
+
+def capture_summary(runs):
+    """How a cell's runs saw the screen: the capture and input paths, and for a stream the median
+    frames/s against the refresh and the gaps over all runs (frames may be missing in them)."""
+    caps = [r.get("capture") or {"via": "root-damage", "input_via": "xtest"} for r in runs]
+    out = {"via": "/".join(sorted({c["via"] for c in caps})),
+           "input_via": "/".join(sorted({c.get("input_via", "xtest") for c in caps}))}
+    streamed = [c for c in caps if c["via"] == "stream"]
+    if streamed:
+        fps = [c["capture_fps"] for c in streamed if c.get("capture_fps") is not None]
+        out.update({"fps": round(bs.median(fps), 2) if fps else None,
+                    "refresh_hz": streamed[0].get("refresh_hz"),
+                    "gaps": sum(c.get("capture_gaps") or 0 for c in streamed),
+                    "gap_ms": round(sum(c.get("capture_gap_ms") or 0 for c in streamed), 3),
+                    "timing": streamed[0].get("capture_timing")})
+    return out
+
+
+def capture_text(cap):
+    """`root-damage`, or `stream 25.4/60 fps, 0 gaps` (recorded: the frame's time is its recording)."""
+    if not cap or cap.get("via") != "stream":
+        return (cap or {}).get("via", "root-damage")
+    return "stream %s/%s fps, %d gaps%s" % (fmt(cap.get("fps"), 1), fmt(cap.get("refresh_hz"), 0), cap.get("gaps", 0),
+                                            ", recorded" if cap.get("timing") == "recorded" else "")
+
+
+def with_ci(c, fig, digits=1):
+    """The median with its 95 % bootstrap interval over the runs: `12.3 [10.1,14.0]`."""
+    ci = c.get(fig + "_ci95")
+    return fmt(c.get(fig), digits) + ("" if not ci else " [%s,%s]" % (fmt(ci[0], digits), fmt(ci[1], digits)))
 
 
 def add_ratios(cells, by):
@@ -207,14 +241,17 @@ def fmt(x, digits=2):
 
 
 def print_resize_table(cells, wms, out):
-    out.write("%-30s %-22s %4s %8s %8s %9s %9s %8s %s\n" % (
-        "resize cell", "compositor", "reps", "glitch%", "steps/s", "lag p50", "lag p95", "fps", "stale/torn/bounced"))
+    """Medians over the runs, each with its 95 % bootstrap interval, and how the frames were seen."""
+    out.write("%-24s %-16s %4s %-19s %-17s %-17s %-19s %8s %-14s %s\n" % (
+        "resize cell", "compositor", "reps", "glitch% [95%]", "steps/s [95%]", "lag p50 [95%]", "lag p95 [95%]",
+        "fps", "stale/torn/bnc", "capture"))
     for c in cells:
         label = wms[c["wm_index"]] if c["wm_index"] is not None and c["wm_index"] < len(wms) else c["wm"]
         k = c["glitch_by_kind"]
-        out.write("%-30s %-22s %4d %8s %8s %9s %9s %8s %d/%d/%d\n" % (
-            c["scenario"], label[:22], c["reps"], fmt(c["glitch_pct"], 1), fmt(c["steps_per_s"], 1),
-            fmt(c["lag_p50_ms"], 1), fmt(c["lag_p95_ms"], 1), fmt(c["fps"], 1), k["stale"], k["torn"], k["bounced"]))
+        out.write("%-24s %-16s %4d %-19s %-17s %-17s %-19s %8s %-14s %s\n" % (
+            c["scenario"], label[:16], c["reps"], with_ci(c, "glitch_pct"), with_ci(c, "steps_per_s"),
+            with_ci(c, "lag_p50_ms"), with_ci(c, "lag_p95_ms"), fmt(c["fps"], 1),
+            "%d/%d/%d" % (k["stale"], k["torn"], k["bounced"]), capture_text(c.get("capture"))))
 
 
 def print_table(cells, wms, out=sys.stdout):
