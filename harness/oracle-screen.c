@@ -122,14 +122,18 @@ static void sample(struct scr_state *st, const char *via)
         }
         free(r);
         screen_behind_note(&w->behind, w->mapped, w->cx, w->cy, rgb);
-        if (w->have_value && w->rgb == rgb && !w->force)
+        bool moved = w->have_value && (w->shown_x != w->cx || w->shown_y != w->cy);
+        if (w->have_value && w->rgb == rgb && !w->force && !moved)
             continue;
+        const char *why = w->force ? w->force : w->have_value && w->rgb == rgb ? "moved" : via;
         w->have_value = true;
         w->rgb = rgb;
+        w->shown_x = w->cx;
+        w->shown_y = w->cy;
         char line[512];
         if (st->s && st->active &&
             screen_format_shows(line, sizeof line, w->client, w->window, rgb, w->cx, w->cy, w->mapped,
-                                w->force ? w->force : via, rtt,
+                                why, rtt,
                                 screen_behind_changed(&w->behind, w->cx, w->cy, rgb)) == 0) {
             struct record *rec = record_make("screen", t0, "%s", line);
             if (rec)

@@ -4,10 +4,11 @@
  * window would only show what the client drew (docs/observing-x11.md).  The pixel is
  * decoded with frame_of_colour() (common/frame-colour.h).
  *
- *   shows client=A window=XID frame=K rgb=RRGGBB x=X y=Y mapped=0|1 via=damage|poll|map|create
+ *   shows client=A window=XID frame=K rgb=RRGGBB x=X y=Y mapped=0|1 via=damage|poll|map|create|moved
  *
  * is recorded when the pixel at A's window changes (frame=-1: not a frame colour, nothing of the
- * window is shown there), and with the current state whenever the oracle learns that the window
+ * window is shown there) or the sampled point moves (via=moved: a new geometry showing the same
+ * colour at its centre), and with the current state whenever the oracle learns that the window
  * was mapped or unmapped.  t is when the sample was taken (the GetImage was sent; `rtt_us` says
  * how long until its reply).
  *

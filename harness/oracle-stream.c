@@ -91,11 +91,14 @@ static void apply_frame(struct str_state *st, const struct stream_frame *f)
             continue;
         screen_behind_note(&w->behind, w->mapped, w->job_x, w->job_y, rgb);
         const char *via = !w->have_value ? "create" : w->mapped != w->shown_mapped ? (w->mapped ? "map" : "unmap")
-                          : w->rgb != rgb ? kind : NULL;
+                          : w->rgb != rgb ? kind
+                          : w->shown_x != w->job_x || w->shown_y != w->job_y ? "moved" : NULL;
         if (!via)
             continue;
         w->have_value = true;
         w->rgb = rgb;
+        w->shown_x = w->job_x;
+        w->shown_y = w->job_y;
         w->shown_mapped = w->mapped;
         char line[512];
         if (screen_format_shows(line, sizeof line, w->client, w->window, rgb, w->job_x, w->job_y, w->mapped, via,

@@ -42,6 +42,8 @@ struct ow_window {
     /* what the oracle last recorded of it, and what was behind it; the tracker leaves these alone */
     bool have_value;
     uint32_t rgb;
+    int shown_x, shown_y;       /* the point of the last record: a new one is made when the point moves,
+                                 * even to the same colour (a new geometry showing the same paint is news) */
     struct screen_behind behind;
     const char *force;          /* oracle-screen.c: emit the current state at the next sample, with this via */
     bool shown_mapped;          /* oracle-capture.c: the mapped state of the last record about it */
