@@ -179,6 +179,10 @@ const struct fault_desc fault_table[F_COUNT] = {
     {F_THAWED_BEFORE_ANSWER, "thawed-before-answer", "de-facto/xwayland/thawed-by-answer",
      "holds a window's Xwayland commits for its sync request (_XWAYLAND_ALLOW_COMMITS = 0, as --variant "
      "xwayland-commits) and lets them through again (1) as soon as it has sent the configure, before the answer"},
+    {F_SHOWN_WHILE_HELD, "shown-while-held", "de-facto/xwayland/new-geometry-after-answer",
+     "holds a window's Xwayland commits for its sync request (as --variant xwayland-commits, and lets them "
+     "through at the answer) but shows the window at its new size at once, before the client painted or "
+     "answered (as where a WM holds the commits of the client window while its frame's reach the screen)"},
     {F_FROZEN_AFTER_TIMEOUT, "frozen-after-timeout", "de-facto/xwayland/thawed-by-timeout",
      "holds a window's Xwayland commits for its sync request (as --variant xwayland-commits) and lets them "
      "through at the answer only: a request that times out leaves them held for good (mutter's commit-freeze "

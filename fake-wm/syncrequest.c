@@ -135,18 +135,21 @@ static void freeze_picture(struct win *w, bool show_now)
         w->resize_frozen = true;
     if (show_now) {
         char why[48];
-        snprintf(why, sizeof why, "show-before-paint=%d", opt.show_before_paint);
+        if (FAULT(SHOWN_WHILE_HELD))
+            snprintf(why, sizeof why, "fault shown-while-held");
+        else
+            snprintf(why, sizeof why, "show-before-paint=%d", opt.show_before_paint);
         comp_show_before_paint(w, why); /* ends the server grab show_before_configure began */
     }
 }
 
 /* inject show-before-paint: is this the N-th synced resize?  Then the server is grabbed from
  * before the configure until the compositor has taken the window's new picture, so that the
- * client cannot paint in between (comp_show_before_paint) */
+ * client cannot paint in between (comp_show_before_paint); fault shown-while-held does it to every one */
 static bool show_before_configure(struct win *w)
 {
-    if (!compositing() || !opt.show_before_paint || w->req_counter == XCB_NONE ||
-        ++w->synced_resizes % opt.show_before_paint != 0)
+    int every = FAULT(SHOWN_WHILE_HELD) ? 1 : opt.show_before_paint; /* the fault: every synced resize */
+    if (!compositing() || !every || w->req_counter == XCB_NONE || ++w->synced_resizes % every != 0)
         return false;
     xcb_grab_server(X.c);
     return true;

@@ -8,7 +8,8 @@
 
 static bool holds_commits(void)
 {
-    return VARIANT(XWAYLAND_COMMITS) || FAULT(THAWED_BEFORE_ANSWER) || FAULT(FROZEN_AFTER_TIMEOUT);
+    return VARIANT(XWAYLAND_COMMITS) || FAULT(THAWED_BEFORE_ANSWER) || FAULT(FROZEN_AFTER_TIMEOUT) ||
+           FAULT(SHOWN_WHILE_HELD);
 }
 
 /* On the client window itself: fake-wm has no frame (mutter writes it on the frame when there is
