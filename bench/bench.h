@@ -82,6 +82,7 @@ struct session_spec {
 };
 struct bench_session;
 struct stream;
+struct capture;
 struct input_path;
 struct row_sink;
 struct bench_session *bench_session_new(void);
@@ -96,6 +97,7 @@ void bench_session_write_row(const struct bench_session *s, const struct row_sin
  * `no-xtest:`; "": XTEST reaches it, as the WM of a rootful Xwayland) */
 bool bench_session_own_xserver(const struct bench_session *s);
 struct stream *bench_session_stream(struct bench_session *s);
+const struct capture *bench_session_capture(const struct bench_session *s); /* its pictures, where no stream */
 const struct input_path *bench_session_input(const struct bench_session *s);
 const char *bench_session_no_input(const struct bench_session *s);
 /* Stops the compositor, Xvfb and every process started, removes the temp dir, frees s. */

@@ -198,7 +198,7 @@ static void maybe_thumb(struct resize_capture *cp, const struct capture_rec *r, 
     if (slot < 0)
         return;
     cp->fetches++;
-    uint8_t *rgb = cp->stream ? resize_stream_crop(cp) : root_crop(cp);
+    uint8_t *rgb = cp->stream ? resize_stream_crop(cp) : cp->sampler ? resize_sampled_crop(cp) : root_crop(cp);
     if (!rgb || !crop_matches(cp, rgb, r)) {
         free(rgb);
         return;
@@ -292,6 +292,10 @@ static void *capture_run(void *arg)
 
 void resize_capture_stop(struct resize_capture *cp)
 {
+    if (cp->sampler) {
+        resize_sampler_stop(cp);
+        cp->started = false;
+    }
     if (cp->started) {
         ssize_t n = write(cp->stop[1], "x", 1);
         (void)n;

@@ -229,6 +229,7 @@ int resize_client_pump(struct rcell *rc)
 /* one turn of the client: events, then the paint they call for, the answers due; false: stop */
 const char *resize_client_turn(struct rcell *rc, int64_t until)
 {
+    resize_sampler_turn(&rc->cap); /* a sampled capture's picture, where one came (resize-sampled.c) */
     int handled = resize_client_pump(rc);
     int64_t now = clock_now_us();
     if (rc->answer_due && now >= rc->answer_at_us) {
@@ -263,9 +264,10 @@ const char *resize_client_turn(struct rcell *rc, int64_t until)
         timeout = 0;
     }
     if (timeout > 0) {
-        struct pollfd p[2] = {{.fd = xcb_get_file_descriptor(rc->c), .events = POLLIN},
-                              {.fd = proc_signal_fd(), .events = POLLIN}};
-        poll(p, 2, timeout);
+        struct pollfd p[3] = {{.fd = xcb_get_file_descriptor(rc->c), .events = POLLIN},
+                              {.fd = proc_signal_fd(), .events = POLLIN},
+                              {.fd = resize_sampler_fd(&rc->cap), .events = POLLIN}};
+        poll(p, 3, timeout);
         if (p[1].revents)
             proc_handle_signals();
     }

@@ -26,8 +26,7 @@
 #define CROP_WAIT_MS 500
 #define LINE_TEXT (16 * (LINE_W + LINE_H) + 512) /* a frame line: runs of at most 16 characters */
 
-/* the window's place and size on the server now, into r; false when the server did not answer */
-static bool read_geometry(const struct resize_capture *cp, struct capture_rec *r)
+bool resize_read_geometry(const struct resize_capture *cp, struct capture_rec *r)
 {
     xcb_translate_coordinates_cookie_t tc = xcb_translate_coordinates(cp->c, cp->win, cp->root, 0, 0);
     xcb_get_geometry_cookie_t gc = xcb_get_geometry(cp->c, cp->win);
@@ -71,7 +70,7 @@ static void take_frame(struct resize_capture *cp, const char *line, const struct
     struct capture_rec *r = &cp->recs[k];
     r->damage_us = f->t_us;
     r->sample_us = clock_now_us();
-    if (!read_geometry(cp, r))
+    if (!resize_read_geometry(cp, r))
         return;
     r->row = resize_decode_line(cp, row, LINE_W);
     r->col = resize_decode_line(cp, col, LINE_H);

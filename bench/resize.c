@@ -72,7 +72,7 @@ static const char *warm_up(struct rcell *rc)
 /* Is the backdrop's colour where the window's paint should be (inside its corner)? */
 static bool backdrop_covers_window(struct rcell *rc)
 {
-    if (rc->cap.stream) /* a Wayland compositor's Xwayland: the screen is the stream's */
+    if (rc->cap.stream || rc->cap.sampler) /* a Wayland compositor's Xwayland: the screen is its own picture */
         return atomic_load(&rc->cap.corner_rgb) == DESK_RGB;
     xcb_get_image_reply_t *img = xcb_get_image_reply(
         rc->c,
@@ -99,8 +99,12 @@ static void take_backdrop_away(struct rcell *rc)
 static int start_capture(struct rcell *rc, char *err, size_t errlen)
 {
     struct stream *stream = bench_session_stream(rc->env->session);
-    return stream ? resize_capture_start_stream(&rc->cap, stream, rc->win, rc->left0, rc->top0, err, errlen)
-                  : resize_capture_start(&rc->cap, rc->win, rc->left0, rc->top0, err, errlen);
+    const struct capture *sampler = bench_session_capture(rc->env->session);
+    if (stream)
+        return resize_capture_start_stream(&rc->cap, stream, rc->win, rc->left0, rc->top0, err, errlen);
+    if (sampler)
+        return resize_capture_start_sampled(&rc->cap, sampler, rc->win, rc->left0, rc->top0, err, errlen);
+    return resize_capture_start(&rc->cap, rc->win, rc->left0, rc->top0, err, errlen);
 }
 
 /* A WM that moves the window once it is shown (sway centres a floating window at its first commit,
@@ -230,9 +234,10 @@ static int choose_paths(struct rcell *rc, char *err, size_t errlen)
 {
     struct bench_session *session = rc->env->session;
     bool own = bench_session_own_xserver(session);
-    if (own && !bench_session_stream(session)) {
+    if (own && !bench_session_stream(session) && !bench_session_capture(session)) {
         snprintf(err, errlen, "the compositor brings its X server, whose root shows nothing it composites, and its "
-                              "conf names no screen stream (`screen-stream:`): the resize cell cannot see its frames");
+                              "conf names no screen stream or capture (`screen-stream:`, `screen-capture:`): the "
+                              "resize cell cannot see its frames");
         return -1;
     }
     if (rc->rs->trigger == RT_CONFIGURE)

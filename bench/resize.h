@@ -32,6 +32,7 @@
 #define FRAMESYNC_BENCH_RESIZE_H
 
 #include "bench.h"
+#include "capture.h"
 #include "frame-colour.h"
 
 #include <pthread.h>
@@ -129,6 +130,13 @@ struct resize_capture {
     int64_t stream_gap_us, stream_first_us, stream_last_us;
     int refresh_mhz;
     bool recorded_times;
+    /* ... or by pictures of the compositor's own (resize-sampled.c): the command, the picture under
+     * way, the latest picture, the pictures that failed (stream_frames counts those taken) */
+    const struct capture *sampler;
+    struct capture_job job;
+    bool job_running;
+    struct image latest;
+    int sample_failures;
 };
 
 /* ---- the driver thread: the user ---- */
@@ -207,6 +215,16 @@ void resize_capture_stop(struct resize_capture *cp);
 /* ... or fed by the compositor's screen stream (resize-stream.c): each frame's row and column */
 int resize_capture_start_stream(struct resize_capture *cp, struct stream *s, xcb_window_t win, int left0, int top0,
                                 char *err, size_t errlen);
+/* ... or by pictures taken one after another (resize-sampled.c), from the cell's own thread: each
+ * turn of the cell polls resize_sampler_fd (-1: none under way) and calls resize_sampler_turn */
+int resize_capture_start_sampled(struct resize_capture *cp, const struct capture *sampler, xcb_window_t win,
+                                 int left0, int top0, char *err, size_t errlen);
+int resize_sampler_fd(const struct resize_capture *cp);
+void resize_sampler_turn(struct resize_capture *cp);
+void resize_sampler_stop(struct resize_capture *cp);
+uint8_t *resize_sampled_crop(const struct resize_capture *cp);
+/* the window's place and size on the server now, into r; false when the server did not answer */
+bool resize_read_geometry(const struct resize_capture *cp, struct capture_rec *r);
 /* the pixel i of a line read off the root, as 0xRRGGBB */
 uint32_t resize_capture_px(const struct resize_capture *cp, const uint8_t *d, int i);
 /* a line of n 0xRRGGBB pixels from PAD before the corner, decoded */

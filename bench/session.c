@@ -3,6 +3,7 @@
  * each cell asks between frames. */
 #include "bench.h"
 #include "compositor-profile.h"
+#include "capture.h"
 #include "compositor.h"
 #include "conffile.h"
 #include "input-path.h"
@@ -35,6 +36,8 @@ struct bench_session {
     bool have_stream;
     struct input_path input;
     bool have_input;
+    struct capture capture;  /* its `screen-capture:` where it has no stream: pictures, sampled */
+    bool have_capture;
     char no_input[600];      /* why the pointer and keyboard cannot drive it here ("": they can) */
 };
 
@@ -151,6 +154,16 @@ static int start_helpers(struct bench_session *s, const struct session_spec *spe
             return -1;
         }
         s->have_stream = true;
+    } else if (p->screen_capture[0]) {
+        struct capture *c = &s->capture;
+        compositor_start_command(p->screen_capture, spec->root, start_dir, c->command, sizeof c->command);
+        for (int i = 0; env[i] && i < CAPTURE_MAX_ENV; i++)
+            c->env[i] = env[i];
+        c->width = s->xs.screen ? s->xs.screen->width_in_pixels : 0;
+        c->height = s->xs.screen ? s->xs.screen->height_in_pixels : 0;
+        c->log_fd = s->wm.log_fd;
+        c->timeout_ms = 5000;
+        s->have_capture = true;
     }
     if (!p->input[0]) {
         snprintf(s->no_input, sizeof s->no_input, "%s", p->no_xtest);
@@ -226,6 +239,10 @@ int bench_session_start(struct bench_session *s, const struct session_spec *spec
 
 bool bench_session_own_xserver(const struct bench_session *s) { return s->own_xserver; }
 struct stream *bench_session_stream(struct bench_session *s) { return s->have_stream ? &s->stream : NULL; }
+const struct capture *bench_session_capture(const struct bench_session *s)
+{
+    return s->have_capture ? &s->capture : NULL;
+}
 const struct input_path *bench_session_input(const struct bench_session *s)
 {
     return s->have_input ? &s->input : NULL;

@@ -175,6 +175,13 @@ class SeenThroughAStream(unittest.TestCase):
         self.assertEqual(bench_summary.capture_text(cap), "stream 25.0/60 fps, 3 gaps")
         self.assertEqual(bench_summary.capture_text(bench_summary.capture_summary([{}])), "root-damage")
 
+    def test_a_sampled_run_says_so(self):
+        trace = {"capture_via": "sampled", "input_via": "seat", "capture_fps": 58.0, "capture_frames": 150,
+                 "capture_failures": 1}
+        runs = [{"capture": br.capture_of(trace)}] * 2
+        self.assertEqual(bench_summary.capture_text(bench_summary.capture_summary(runs)),
+                         "sampled 58.0 pictures/s, 2 failed")
+
     def test_every_figure_carries_its_interval(self):
         cell = {"glitch_pct": 10.0, "glitch_pct_ci95": [3.0, 12.125]}
         self.assertEqual(bench_summary.with_ci(cell, "glitch_pct"), "10.0 [3.0,12.1]")

@@ -156,9 +156,9 @@ def section(doc, rows, h):
              "Steps are changes of the size shown; lag is from the pointer asking for a size to the first frame "
              "showing it. Figures are medians over the repetitions, with their bootstrap 95 % intervals under them; "
              "ratios to the first compositor with bootstrap 95 % intervals. On a Wayland compositor (its own "
-             "Xwayland) the frames are its screen stream's, and the pointer is its own seat's: the last column "
-             "says which, with the stream's frames per second against the refresh and the gaps in which frames "
-             "may be missing.</p>", table(doc, h)]
+             "Xwayland) the frames are its screen stream's (or, without one, its own pictures, sampled: some frames, "
+             "not every one), and the pointer is its own seat's: the last column says which, with the stream's "
+             "frames per second against the refresh and the gaps in which frames may be missing.</p>", table(doc, h)]
     for c in cells:
         parts += [size_over_time(doc, rows, c, h), lag_cdf(doc, rows, c, h)]
     return "".join(p for p in parts if p)

@@ -185,6 +185,11 @@ def capture_summary(runs):
     caps = [r.get("capture") or {"via": "root-damage", "input_via": "xtest"} for r in runs]
     out = {"via": "/".join(sorted({c["via"] for c in caps})),
            "input_via": "/".join(sorted({c.get("input_via", "xtest") for c in caps}))}
+    sampled = [c for c in caps if c["via"] == "sampled"]
+    if sampled:
+        fps = [c["capture_fps"] for c in sampled if c.get("capture_fps") is not None]
+        out.update({"fps": round(bs.median(fps), 2) if fps else None,
+                    "failures": sum(c.get("capture_failures") or 0 for c in sampled)})
     streamed = [c for c in caps if c["via"] == "stream"]
     if streamed:
         fps = [c["capture_fps"] for c in streamed if c.get("capture_fps") is not None]
@@ -197,7 +202,11 @@ def capture_summary(runs):
 
 
 def capture_text(cap):
-    """`root-damage`, or `stream 25.4/60 fps, 0 gaps` (recorded: the frame's time is its recording)."""
+    """`root-damage`, `stream 25.4/60 fps, 0 gaps` (recorded: the frame's time is its recording), or
+    `sampled 58.3 pictures/s` (the compositor's own pictures: some frames, not every one)."""
+    if cap and cap.get("via") == "sampled":
+        return "sampled %s pictures/s%s" % (fmt(cap.get("fps"), 1),
+                                            ", %d failed" % cap["failures"] if cap.get("failures") else "")
     if not cap or cap.get("via") != "stream":
         return (cap or {}).get("via", "root-damage")
     return "stream %s/%s fps, %d gaps%s" % (fmt(cap.get("fps"), 1), fmt(cap.get("refresh_hz"), 0), cap.get("gaps", 0),
