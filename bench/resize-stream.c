@@ -65,6 +65,9 @@ static void take_frame(struct resize_capture *cp, const char *line, const struct
     if (k >= MAX_CAPTURES || stream_parse_runs(line, "row", row, LINE_W) < 0 ||
         stream_parse_runs(line, "col", col, LINE_H) < 0)
         return; /* a line from before the watch (no lines on it), or a full cell */
+    if (!cp->watch_answered && !f->still)
+        return; /* still buffered from an earlier cell's watch: the answer to this one comes first */
+    cp->watch_answered = true;
     count_frame(cp, f);
     atomic_store(&cp->corner_rgb, row[PAD + INSET]);
     struct capture_rec *r = &cp->recs[k];

@@ -348,6 +348,10 @@ int resize_cell_run(const struct cellspec *spec, const struct cell_env *env, str
     resize_capture_stop(&rc->cap);
     resize_write_rows(rc, ended_by ? ended_by : "deadline", rcell_ms(rc, clock_now_us()), res);
     rcode = 0;
+    if (rc->drv.seat_error[0]) { /* what it measured is kept, and the run says its input failed */
+        snprintf(err, errlen, "the compositor's input path failed: %s", rc->drv.seat_error);
+        rcode = -1;
+    }
 out:
     cell_close(rc);
     return rcode;
