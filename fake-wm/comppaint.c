@@ -282,7 +282,14 @@ void comp_resize_answered(struct win *w)
         return;
     w->resize_frozen = false;
     if (paintable(w) && !kept(w)) {
+        uint16_t old_w = w->saved_w, old_h = w->saved_h;
         copy_live(w); /* what the client answered with, before the WM applies its next resize */
+        if (FAULT(NEW_BUFFER_IN_OLD_GEOMETRY) && old_w && (old_w != w->saved_w || old_h != w->saved_h)) {
+            w->saved_w = old_w; /* drawn at the old size until the next copy_live (its next damage) */
+            w->saved_h = old_h;
+            logmsg("window %u: the answered contents shown at the old size %ux%u (fault new-buffer-in-old-geometry)",
+                   w->id, old_w, old_h);
+        }
         comp_schedule();
     }
     /* the compositor's requests are buffered until its next paint: its NameWindowPixmap of the

@@ -183,6 +183,10 @@ const struct fault_desc fault_table[F_COUNT] = {
      "holds a window's Xwayland commits for its sync request (as --variant xwayland-commits, and lets them "
      "through at the answer) but shows the window at its new size at once, before the client painted or "
      "answered (as where a WM holds the commits of the client window while its frame's reach the screen)"},
+    {F_NEW_BUFFER_IN_OLD_GEOMETRY, "new-buffer-in-old-geometry", "de-facto/xwayland/old-geometry-not-new-buffer",
+     "holds a window's Xwayland commits for its sync request (as --variant xwayland-commits) and, at the answer, "
+     "shows the answered contents in the window's old size until its next damage: cropped, or black where they "
+     "do not reach (KWin 6.3's bounce)"},
     {F_FROZEN_AFTER_TIMEOUT, "frozen-after-timeout", "de-facto/xwayland/thawed-by-timeout",
      "holds a window's Xwayland commits for its sync request (as --variant xwayland-commits) and lets them "
      "through at the answer only: a request that times out leaves them held for good (mutter's commit-freeze "

@@ -9,7 +9,7 @@
 static bool holds_commits(void)
 {
     return VARIANT(XWAYLAND_COMMITS) || FAULT(THAWED_BEFORE_ANSWER) || FAULT(FROZEN_AFTER_TIMEOUT) ||
-           FAULT(SHOWN_WHILE_HELD);
+           FAULT(SHOWN_WHILE_HELD) || FAULT(NEW_BUFFER_IN_OLD_GEOMETRY);
 }
 
 /* On the client window itself: fake-wm has no frame (mutter writes it on the frame when there is
