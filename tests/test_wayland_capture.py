@@ -10,12 +10,15 @@ the output through Xwayland's commits.  With the stream as the screen oracle (no
 a rootful Xwayland would answer too),
 - fake-wm without a fault passes delimited/hold-while-odd and delimited/map-odd [draft-2011];
 - `--inject paint-while-odd` fails hold-while-odd and `--inject paint-odd-map` fails map-odd;
+- `--variant xwayland-commits` (it holds the commits and its picture, as mutter does) passes
+  xwayland/new-geometry-after-answer and xwayland/old-geometry-not-new-buffer [de-facto];
+  `--inject shown-while-held` fails the first, `--inject new-buffer-in-old-geometry` the second;
 - each run's screen oracle is the stream, which saw frames and no failed copy;
 - no process is left behind (this script is a child subreaper: an orphan would be its child).
 Without cage or Xwayland (debian-packages.txt has both) or tools/wlr-capture (built where
 libwayland-client is), it says SKIP and why, and exits 0.
 
-Usage: tests/test_wayland_capture.py      (make wayland-capture; about 20 s)
+Usage: tests/test_wayland_capture.py      (make wayland-capture; about 45 s)
 """
 import ctypes
 import os
@@ -30,10 +33,19 @@ from runner.results import RunResults  # noqa: E402
 HARNESS = os.path.join(ROOT, "harness", "framesync-harness")
 CONF = os.path.join(ROOT, "tests", "confs", "fake-wm-in-cage.conf")
 CAPTURE = os.path.join(ROOT, "tools", "wlr-capture")
-PROFILE = "draft-2011"
-CASES = "^delimited/(hold-while-odd|map-odd)$"
-# fault -> the case it must fail (None: fake-wm as it is, which must pass both)
-RUNS = {None: None, "paint-while-odd": "delimited/hold-while-odd", "paint-odd-map": "delimited/map-odd"}
+HOLD = "^delimited/(hold-while-odd|map-odd)$"
+XWAYLAND = "^xwayland/(new-geometry-after-answer|old-geometry-not-new-buffer)$"
+NEW, OLD = "xwayland/new-geometry-after-answer", "xwayland/old-geometry-not-new-buffer"
+# (fake-wm's arguments, profile, cases, the verdict each case must have: None for any)
+RUNS = [
+    ("", "draft-2011", HOLD, {"delimited/hold-while-odd": "PASS", "delimited/map-odd": "PASS"}),
+    ("--inject paint-while-odd", "draft-2011", HOLD, {"delimited/hold-while-odd": "FAIL", "delimited/map-odd": None}),
+    ("--inject paint-odd-map", "draft-2011", HOLD, {"delimited/hold-while-odd": None, "delimited/map-odd": "FAIL"}),
+    # the Xwayland commit order on screen: fake-wm holds the commits (and its own picture) as mutter does
+    ("--variant xwayland-commits", "de-facto", XWAYLAND, {NEW: "PASS", OLD: "PASS"}),
+    ("--inject shown-while-held", "de-facto", XWAYLAND, {NEW: "FAIL", OLD: None}),
+    ("--inject new-buffer-in-old-geometry", "de-facto", XWAYLAND, {NEW: None, OLD: "FAIL"}),
+]
 STREAM_ORACLE = "every frame the compositor composites"
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -48,21 +60,22 @@ def missing():
     return None
 
 
-def conf_with(tmp, fault):
-    """The conf, with fake-wm's --inject appended to its command."""
-    path = os.path.join(tmp, "fake-wm-in-cage-%s.conf" % (fault or "clean"))
+def conf_with(tmp, args, name):
+    """The conf, with fake-wm's arguments appended to its command."""
+    path = os.path.join(tmp, "fake-wm-in-cage-%s.conf" % name)
     with open(CONF) as f, open(path, "w") as out:
         for line in f:
-            if line.startswith("command:") and fault:
-                line = line.rstrip("\n") + " --inject %s\n" % fault
+            if line.startswith("command:") and args:
+                line = line.rstrip("\n") + " %s\n" % args
             out.write(line)
     return path
 
 
-def run(tmp, fault):
+def run(tmp, args, profile, cases):
     """One harness run; (its output, RunResults)."""
-    out = os.path.join(tmp, fault or "clean")
-    cmd = [HARNESS, "--wm", conf_with(tmp, fault), "--profile", PROFILE, "--filter", CASES, "--out", out]
+    name = args.replace("--inject ", "").replace("--variant ", "").replace(" ", "_") or "clean"
+    out = os.path.join(tmp, name)
+    cmd = [HARNESS, "--wm", conf_with(tmp, args, name), "--profile", profile, "--filter", cases, "--out", out]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=180)
     try:
         return p.stdout, RunResults.load(os.path.join(out, "results.json"))
@@ -71,12 +84,11 @@ def run(tmp, fault):
                                                                              p.stdout[-3000:]))
 
 
-def check(fault, output, results, problems):
-    """The verdicts the fault asks for, seen through the stream."""
-    name = "fake-wm" + (" --inject " + fault if fault else "")
+def check(args, wants, output, results, problems):
+    """The verdicts the run asks for, seen through the stream."""
+    name = "fake-wm" + (" " + args if args else "")
     verdicts = {c.id: c.verdict.value for c in results.cases}
-    for case in ("delimited/hold-while-odd", "delimited/map-odd"):
-        want = "FAIL" if RUNS[fault] == case else "PASS" if not fault else None
+    for case, want in wants.items():
         if case not in verdicts:
             problems.append("%s: %s did not run" % (name, case))
         elif want and verdicts[case] != want:
@@ -114,11 +126,11 @@ def main():
         sys.exit("test_wayland_capture: prctl(PR_SET_CHILD_SUBREAPER) failed")
     problems, seen = [], []
     with tempfile.TemporaryDirectory(prefix="framesync-wlcap-") as tmp:
-        for fault in RUNS:
-            output, results = run(tmp, fault)
-            verdicts = check(fault, output, results, problems)
+        for args, profile, cases, wants in RUNS:
+            output, results = run(tmp, args, profile, cases)
+            verdicts = check(args, wants, output, results, problems)
             frames = sum(c["frames"] for c in results.captures)
-            seen.append("%s: %s (%d frames seen)" % (fault or "no fault", ", ".join(
+            seen.append("%s: %s (%d frames seen)" % (args or "fake-wm as it is", ", ".join(
                 "%s %s" % (k, v) for k, v in sorted(verdicts.items())), frames))
     left = leftover_children()
     if left:
