@@ -61,13 +61,17 @@ static void count_frame(struct resize_capture *cp, const struct stream_frame *f)
 static void take_frame(struct resize_capture *cp, const char *line, const struct stream_frame *f)
 {
     static uint32_t row[LINE_W], col[LINE_H];
+    /* a frame line before a `still` may be an earlier cell's, buffered with that cell's lines on it:
+     * the answer to an earlier cell's unwatch, or to this cell's watch, comes first (with no lines on
+     * it while nothing was composited yet) */
+    if (f->still)
+        cp->watch_answered = true;
+    else if (!cp->watch_answered)
+        return;
     int k = atomic_load(&cp->n);
     if (k >= MAX_CAPTURES || stream_parse_runs(line, "row", row, LINE_W) < 0 ||
         stream_parse_runs(line, "col", col, LINE_H) < 0)
         return; /* a line from before the watch (no lines on it), or a full cell */
-    if (!cp->watch_answered && !f->still)
-        return; /* still buffered from an earlier cell's watch: the answer to this one comes first */
-    cp->watch_answered = true;
     count_frame(cp, f);
     atomic_store(&cp->corner_rgb, row[PAD + INSET]);
     struct capture_rec *r = &cp->recs[k];

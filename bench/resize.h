@@ -126,7 +126,8 @@ struct resize_capture {
      * paint (mutter) rather than its commit */
     struct stream *stream;
     atomic_uint corner_rgb;  /* the latest frame's pixel INSET inside the window's corner */
-    bool watch_answered;     /* the `still` answering this capture's watch came: frame lines are its own */
+    bool watch_answered;     /* a `still` came since the capture began: later frame lines are not an earlier
+                              * cell's */
     int stream_frames, stream_gaps;
     int64_t stream_gap_us, stream_first_us, stream_last_us;
     int refresh_mhz;
