@@ -88,11 +88,12 @@ def check(args, wants, output, results, problems):
     """The verdicts the run asks for, seen through the stream."""
     name = "fake-wm" + (" " + args if args else "")
     verdicts = {c.id: c.verdict.value for c in results.cases}
+    reasons = {c.id: c.reason for c in results.cases}
     for case, want in wants.items():
         if case not in verdicts:
             problems.append("%s: %s did not run" % (name, case))
         elif want and verdicts[case] != want:
-            problems.append("%s: %s is %s, not %s" % (name, case, verdicts[case], want))
+            problems.append("%s: %s is %s, not %s: %s" % (name, case, verdicts[case], want, reasons[case]))
     oracles = {c.get("screen_oracle", "") for c in results.compositors}
     if not oracles or any(not o.startswith(STREAM_ORACLE) for o in oracles):
         problems.append("%s: the screen oracle was not the stream: %s" % (name, "; ".join(sorted(oracles))))
