@@ -108,13 +108,16 @@ tools/mutter-stream: tools/mutter-stream.c tools/mutter-dbus.c tools/mutter-dbus
 tools/weston-capture: tools/weston-capture.c
 	$(CC) $(CFLAGS) $(X_CFLAGS) -o $@.new $< $(X_LIBS) && mv -f $@.new $@
 
-tools/mutter-input: tools/mutter-input.c tools/mutter-dbus.c tools/mutter-dbus.h
-	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@.new tools/mutter-input.c tools/mutter-dbus.c $(DBUS_LIBS) && mv -f $@.new $@
+tools/mutter-input: tools/mutter-input.c tools/mutter-dbus.c tools/mutter-dbus.h tools/input-proto.c tools/input-proto.h
+	$(CC) $(CFLAGS) $(DBUS_CFLAGS) -o $@.new tools/mutter-input.c tools/mutter-dbus.c tools/input-proto.c $(DBUS_LIBS) \
+	    && mv -f $@.new $@
 
 # input through KWin's own seat: the Wayland protocol org_kde_kwin_fake_input, whose XML
 # plasma-wayland-protocols ships; built where libwayland-dev and that XML are (debian-packages.txt)
-tools/kwin-input: tools/kwin-input.c build/kwin/fake-input-client-protocol.h build/kwin/fake-input-protocol.c
-	$(CC) $(CFLAGS) -Ibuild/kwin $(WAYLAND_CFLAGS) -o $@.new $< build/kwin/fake-input-protocol.c $(WAYLAND_LIBS) && mv -f $@.new $@
+tools/kwin-input: tools/kwin-input.c build/kwin/fake-input-client-protocol.h build/kwin/fake-input-protocol.c \
+	    tools/input-proto.c tools/input-proto.h
+	$(CC) $(CFLAGS) -Ibuild/kwin $(WAYLAND_CFLAGS) -o $@.new $< build/kwin/fake-input-protocol.c tools/input-proto.c \
+	    $(WAYLAND_LIBS) && mv -f $@.new $@
 
 build/kwin/fake-input-client-protocol.h: $(FAKE_INPUT_XML)
 	@mkdir -p build/kwin
@@ -124,8 +127,10 @@ build/kwin/fake-input-protocol.c: $(FAKE_INPUT_XML)
 	@mkdir -p build/kwin
 	wayland-scanner private-code $< $@
 
-tools/sway-input: tools/sway-input.c tools/wlr-virtual-input.c tools/wlr-virtual-input.h
-	$(CC) $(CFLAGS) $(WAYLAND_CFLAGS) -o $@.new tools/sway-input.c tools/wlr-virtual-input.c $(WAYLAND_LIBS) && mv -f $@.new $@
+tools/sway-input: tools/sway-input.c tools/wlr-virtual-input.c tools/wlr-virtual-input.h tools/input-proto.c \
+	    tools/input-proto.h
+	$(CC) $(CFLAGS) $(WAYLAND_CFLAGS) -o $@.new tools/sway-input.c tools/wlr-virtual-input.c tools/input-proto.c \
+	    $(WAYLAND_LIBS) && mv -f $@.new $@
 
 tools/wlr-capture: tools/wlr-capture.c tools/wlr-screencopy.c tools/wlr-screencopy.h tools/stream-proto.c tools/stream-proto.h
 	$(CC) $(CFLAGS) $(WAYLAND_CFLAGS) -o $@ tools/wlr-capture.c tools/wlr-screencopy.c tools/stream-proto.c $(WAYLAND_LIBS)

@@ -311,7 +311,7 @@ void resize_capture_stop(struct resize_capture *cp)
         xcb_disconnect(cp->c), cp->c = NULL;
 }
 
-int resize_capture_start(struct resize_capture *cp, xcb_window_t win, int left0, int top0, char *err, size_t errlen)
+int resize_capture_init(struct resize_capture *cp, xcb_window_t win, int left0, int top0, char *err, size_t errlen)
 {
     cp->stop[0] = cp->stop[1] = -1;
     cp->deco_row = cp->deco_col = -1;
@@ -322,12 +322,19 @@ int resize_capture_start(struct resize_capture *cp, xcb_window_t win, int left0,
         snprintf(err, errlen, "the capture cannot connect to the X server");
         return -1;
     }
-    const xcb_setup_t *setup = xcb_get_setup(cp->c);
-    xcb_screen_t *scr = xcb_setup_roots_iterator(setup).data;
-    cp->root = scr->root;
+    cp->root = xcb_setup_roots_iterator(xcb_get_setup(cp->c)).data->root;
     cp->win = win;
     cp->left0 = left0;
     cp->top0 = top0;
+    return 0;
+}
+
+int resize_capture_start(struct resize_capture *cp, xcb_window_t win, int left0, int top0, char *err, size_t errlen)
+{
+    if (resize_capture_init(cp, win, left0, top0, err, errlen) < 0)
+        return -1;
+    const xcb_setup_t *setup = xcb_get_setup(cp->c);
+    xcb_screen_t *scr = xcb_setup_roots_iterator(setup).data;
     cp->msb_first = setup->image_byte_order == XCB_IMAGE_ORDER_MSB_FIRST;
     cp->bpp = 32;
     for (xcb_format_iterator_t f = xcb_setup_pixmap_formats_iterator(setup); f.rem; xcb_format_next(&f))

@@ -95,20 +95,9 @@ uint8_t *resize_sampled_crop(const struct resize_capture *cp)
 int resize_capture_start_sampled(struct resize_capture *cp, const struct capture *sampler, xcb_window_t win,
                                  int left0, int top0, char *err, size_t errlen)
 {
-    cp->stop[0] = cp->stop[1] = -1;
-    cp->deco_row = cp->deco_col = -1;
-    for (int i = 0; i < THUMBS; i++)
-        cp->thumbs[i].index = -1;
-    cp->sampler = sampler;
-    cp->c = xcb_connect(NULL, NULL);
-    if (xcb_connection_has_error(cp->c)) {
-        snprintf(err, errlen, "the capture cannot connect to the X server");
+    if (resize_capture_init(cp, win, left0, top0, err, errlen) < 0)
         return -1;
-    }
-    cp->root = xcb_setup_roots_iterator(xcb_get_setup(cp->c)).data->root;
-    cp->win = win;
-    cp->left0 = left0;
-    cp->top0 = top0;
+    cp->sampler = sampler;
     cp->started = true; /* no thread: the cell's turns take the pictures */
     begin_next(cp);
     return 0;

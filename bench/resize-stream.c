@@ -117,22 +117,11 @@ uint8_t *resize_stream_crop(struct resize_capture *cp)
 int resize_capture_start_stream(struct resize_capture *cp, struct stream *s, xcb_window_t win, int left0, int top0,
                                 char *err, size_t errlen)
 {
-    cp->stop[0] = cp->stop[1] = -1;
-    cp->deco_row = cp->deco_col = -1;
-    for (int i = 0; i < THUMBS; i++)
-        cp->thumbs[i].index = -1;
+    if (resize_capture_init(cp, win, left0, top0, err, errlen) < 0)
+        return -1;
     cp->stream = s;
     cp->refresh_mhz = s->refresh_mhz;
     cp->recorded_times = s->recorded_times;
-    cp->c = xcb_connect(NULL, NULL);
-    if (xcb_connection_has_error(cp->c)) {
-        snprintf(err, errlen, "the capture cannot connect to the X server");
-        return -1;
-    }
-    cp->root = xcb_setup_roots_iterator(xcb_get_setup(cp->c)).data->root;
-    cp->win = win;
-    cp->left0 = left0;
-    cp->top0 = top0;
     if (left0 - PAD < 0 || top0 - PAD < 0 || left0 - PAD + LINE_W > s->width || top0 - PAD + LINE_H > s->height) {
         snprintf(err, errlen, "the capture's lines (%dx%d from %d,%d) do not fit the stream's %dx%d output", LINE_W,
                  LINE_H, left0 - PAD, top0 - PAD, s->width, s->height);

@@ -211,6 +211,8 @@ struct rcell {
 /* ms on the cell's clock */
 static inline double rcell_ms(const struct rcell *rc, int64_t us) { return (double)(us - rc->t0_us) / 1000.0; }
 
+/* what every capture starts with: its own connection, the window and its corner; -1 with err */
+int resize_capture_init(struct resize_capture *cp, xcb_window_t win, int left0, int top0, char *err, size_t errlen);
 /* the capture (resize-capture.c): starts its thread on its own connection; -1 with err */
 int resize_capture_start(struct resize_capture *cp, xcb_window_t win, int left0, int top0, char *err, size_t errlen);
 void resize_capture_stop(struct resize_capture *cp);

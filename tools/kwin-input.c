@@ -32,9 +32,10 @@
 #include <string.h>
 #include <wayland-client.h>
 
+#include "input-proto.h"
+
 #include "fake-input-client-protocol.h"
 
-#define LINE_MAX_LEN 1024
 #define FAKE_INPUT_VERSION 4 /* keyboard_key */
 
 /* linux/input-event-codes.h */
@@ -141,41 +142,6 @@ static int open_seat(struct seat *s, char *msg, size_t len)
     return 0;
 }
 
-static bool parse_int(const char *word, long min, long max, long *out)
-{
-    if (!word)
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(word, &end, 0);
-    if (errno || *end || end == word || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_state(const char *word, bool *pressed)
-{
-    if (word && (!strcmp(word, "press") || !strcmp(word, "release"))) {
-        *pressed = !strcmp(word, "press");
-        return true;
-    }
-    return false;
-}
-
-/* The evdev code of the keys an interactive resize uses, by X keysym; 0 for any other. */
-static uint32_t evdev_of_keysym(long keysym)
-{
-    static const struct { long keysym; uint32_t code; } keys[] = {
-        {0xff51, 105}, {0xff52, 103}, {0xff53, 106}, {0xff54, 108}, /* Left Up Right Down */
-        {0xff0d, 28},  {0xffe1, 42},                                 /* Return Shift_L */
-    };
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (keys[i].keysym == keysym)
-            return keys[i].code;
-    return 0;
-}
-
 /* Makes the request of one command line; false with msg when the line is wrong. */
 static bool command_request(struct seat *s, char **w, int n, char *msg, size_t len)
 {
@@ -183,7 +149,7 @@ static bool command_request(struct seat *s, char **w, int n, char *msg, size_t l
     bool pressed;
     if (!strcmp(w[0], "motion") || !strcmp(w[0], "motion-relative")) {
         bool rel = w[0][6] == '-';
-        if (n != 3 || !parse_int(w[1], -32768, 32767, &a) || !parse_int(w[2], -32768, 32767, &b)) {
+        if (n != 3 || !ipr_int(w[1], -32768, 32767, &a) || !ipr_int(w[2], -32768, 32767, &b)) {
             snprintf(msg, len, "expected `%s %s` with integers -32768..32767", w[0], rel ? "DX DY" : "X Y");
             return false;
         }
@@ -193,7 +159,7 @@ static bool command_request(struct seat *s, char **w, int n, char *msg, size_t l
             org_kde_kwin_fake_input_pointer_motion_absolute(s->fake, wl_fixed_from_int((int)a), wl_fixed_from_int((int)b));
     } else if (!strcmp(w[0], "button")) {
         static const uint32_t codes[] = {0, BTN_LEFT, BTN_MIDDLE, BTN_RIGHT};
-        if (n != 3 || !parse_int(w[1], 1, 3, &a) || !parse_state(w[2], &pressed)) {
+        if (n != 3 || !ipr_int(w[1], 1, 3, &a) || !ipr_state(w[2], &pressed)) {
             snprintf(msg, len, "expected `button N press|release` with N 1 (left), 2 (middle) or 3 (right)");
             return false;
         }
@@ -201,11 +167,11 @@ static bool command_request(struct seat *s, char **w, int n, char *msg, size_t l
                                                                   : WL_POINTER_BUTTON_STATE_RELEASED);
     } else if (!strcmp(w[0], "key") || !strcmp(w[0], "keycode")) {
         bool sym = !strcmp(w[0], "key");
-        if (n != 3 || !parse_int(w[1], 1, sym ? 0x1ffffff : 0xffff, &a) || !parse_state(w[2], &pressed)) {
+        if (n != 3 || !ipr_int(w[1], 1, sym ? 0x1ffffff : 0xffff, &a) || !ipr_state(w[2], &pressed)) {
             snprintf(msg, len, "expected `%s` then press or release", sym ? "key KEYSYM (0xff53 or decimal)" : "keycode EVDEV-CODE");
             return false;
         }
-        uint32_t code = sym ? evdev_of_keysym(a) : (uint32_t)a;
+        uint32_t code = sym ? ipr_evdev_of_keysym(a) : (uint32_t)a;
         if (!code) {
             snprintf(msg, len, "no evdev code known for keysym %s (the arrows, Return and Shift_L are; `keycode CODE` "
                                "takes any)", w[1]);
@@ -220,29 +186,17 @@ static bool command_request(struct seat *s, char **w, int n, char *msg, size_t l
     return true;
 }
 
-/* Runs one command line; false when the helper is to end (quit, or the connection is gone). */
-static bool run_line(struct seat *s, char *line)
+/* One command (tools/input-proto.h): its request, then a round trip, after which KWin has handled it. */
+static int run_command(void *ctx, char **w, int n, char *msg, size_t len)
 {
-    char *w[8] = {0}, *save = NULL, msg[256];
-    int n = 0;
-    for (char *t = strtok_r(line, " \t\r\n", &save); t && n < 8; t = strtok_r(NULL, " \t\r\n", &save))
-        w[n++] = t;
-    if (n == 0 || w[0][0] == '#')
-        return true;
-    if (!strcmp(w[0], "quit")) {
-        printf("done cmd=quit\n");
-        return false;
+    struct seat *s = ctx;
+    if (!command_request(s, w, n, msg, len))
+        return 0;
+    if (wl_display_roundtrip(s->display) < 0) {
+        snprintf(msg, len, "the Wayland connection to KWin failed: %s", strerror(errno));
+        return -1;
     }
-    if (!command_request(s, w, n, msg, sizeof msg)) {
-        printf("error cmd=%s msg=%s\n", w[0], msg);
-        return true;
-    }
-    if (wl_display_roundtrip(s->display) < 0) { /* KWin handled the request when this returns */
-        printf("error cmd=%s msg=the Wayland connection to KWin failed: %s\n", w[0], strerror(errno));
-        return false;
-    }
-    printf("done cmd=%s\n", w[0]);
-    return true;
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -260,18 +214,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("ready x=%d y=%d width=%d height=%d\n", s.x, s.y, s.width, s.height);
-    char line[LINE_MAX_LEN];
-    bool go_on = true;
-    while (go_on && fgets(line, sizeof line, stdin)) {
-        if (!strchr(line, '\n') && !feof(stdin)) {
-            int ch;
-            while ((ch = getchar()) != EOF && ch != '\n')
-                ;
-            printf("error cmd=? msg=a line longer than %d bytes\n", LINE_MAX_LEN - 2);
-            continue;
-        }
-        go_on = run_line(&s, line);
-    }
+    ipr_serve(run_command, &s);
     bool lost = wl_display_get_error(s.display) != 0;
     wl_display_disconnect(s.display);
     return lost ? 1 : 0;

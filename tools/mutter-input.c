@@ -37,12 +37,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input-proto.h"
 #include "mutter-dbus.h"
 
 #define RD "org.gnome.Mutter.RemoteDesktop"
 #define SC "org.gnome.Mutter.ScreenCast"
 #define TIMEOUT_MS 5000
-#define LINE_MAX_LEN 1024
 
 /* linux/input-event-codes.h */
 #define BTN_LEFT 0x110
@@ -235,27 +235,12 @@ static bool session_closed(struct seat *s)
     return s->closed;
 }
 
-static bool parse_int(const char *word, long min, long max, long *out)
-{
-    if (!word)
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(word, &end, 0);
-    if (errno || *end || end == word || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
 static bool parse_state(const char *word, dbus_bool_t *pressed)
 {
-    if (word && !strcmp(word, "press"))
-        *pressed = TRUE;
-    else if (word && !strcmp(word, "release"))
-        *pressed = FALSE;
-    else
+    bool p;
+    if (!ipr_state(word, &p))
         return false;
+    *pressed = p ? TRUE : FALSE;
     return true;
 }
 
@@ -272,7 +257,7 @@ static DBusMessage *command_call(struct seat *s, char **w, int n, char *msg, siz
     DBusMessage *m = NULL;
     if (!strcmp(w[0], "motion") || !strcmp(w[0], "motion-relative")) {
         bool rel = w[0][6] == '-';
-        if (n != 3 || !parse_int(w[1], -32768, 32767, &a) || !parse_int(w[2], -32768, 32767, &b)) {
+        if (n != 3 || !ipr_int(w[1], -32768, 32767, &a) || !ipr_int(w[2], -32768, 32767, &b)) {
             snprintf(msg, len, "expected `%s %s` with integers -32768..32767", w[0], rel ? "DX DY" : "X Y");
             return NULL;
         }
@@ -290,7 +275,7 @@ static DBusMessage *command_call(struct seat *s, char **w, int n, char *msg, siz
         }
     } else if (!strcmp(w[0], "button")) {
         static const int32_t codes[] = {0, BTN_LEFT, BTN_MIDDLE, BTN_RIGHT};
-        if (n != 3 || !parse_int(w[1], 1, 3, &a) || !parse_state(w[2], &pressed)) {
+        if (n != 3 || !ipr_int(w[1], 1, 3, &a) || !parse_state(w[2], &pressed)) {
             snprintf(msg, len, "expected `button N press|release` with N 1 (left), 2 (middle) or 3 (right)");
             return NULL;
         }
@@ -299,7 +284,7 @@ static DBusMessage *command_call(struct seat *s, char **w, int n, char *msg, siz
         dbus_message_append_args(m, DBUS_TYPE_INT32, &code, DBUS_TYPE_BOOLEAN, &pressed, DBUS_TYPE_INVALID);
     } else if (!strcmp(w[0], "key") || !strcmp(w[0], "keycode")) {
         bool sym = !strcmp(w[0], "key");
-        if (n != 3 || !parse_int(w[1], 1, sym ? 0x1ffffff : 0xffff, &a) || !parse_state(w[2], &pressed)) {
+        if (n != 3 || !ipr_int(w[1], 1, sym ? 0x1ffffff : 0xffff, &a) || !parse_state(w[2], &pressed)) {
             snprintf(msg, len, "expected `%s` then press or release", sym ? "key KEYSYM (0xff53 or decimal)" : "keycode EVDEV-CODE");
             return NULL;
         }
@@ -312,41 +297,29 @@ static DBusMessage *command_call(struct seat *s, char **w, int n, char *msg, siz
     return m;
 }
 
-/* Runs one command line; false when the helper is to end (quit, or the session is gone). */
-static bool run_line(struct seat *s, char *line)
+/* One command (tools/input-proto.h): its D-Bus call, whose reply comes once mutter handled it. */
+static int run_command(void *ctx, char **w, int n, char *msg, size_t len)
 {
-    char *w[8] = {0}, *save = NULL;
-    int n = 0;
-    for (char *t = strtok_r(line, " \t\r\n", &save); t && n < 8; t = strtok_r(NULL, " \t\r\n", &save))
-        w[n++] = t;
-    if (n == 0 || w[0][0] == '#')
-        return true;
-    if (!strcmp(w[0], "quit")) {
-        printf("done cmd=quit\n");
-        return false;
-    }
-    char msg[256];
-    DBusMessage *m = command_call(s, w, n, msg, sizeof msg);
-    if (!m) {
-        printf("error cmd=%s msg=%s\n", w[0], msg);
-        return true;
-    }
+    struct seat *s = ctx;
+    DBusMessage *m = command_call(s, w, n, msg, len);
+    if (!m)
+        return 0;
     DBusError err;
     dbus_error_init(&err);
     int rc = call_void(s, m, &err);
     if (session_closed(s)) {
-        printf("error cmd=%s msg=the session was closed by mutter\n", w[0]);
-        return false;
+        snprintf(msg, len, "the session was closed by mutter");
+        dbus_error_free(&err);
+        return -1;
     }
     if (rc < 0) {
-        printf("error cmd=%s msg=%s: %s\n", w[0], err.name ? err.name : "D-Bus", err.message ? err.message : "no reply");
+        snprintf(msg, len, "%s: %s", err.name ? err.name : "D-Bus", err.message ? err.message : "no reply");
         /* no reply at all: mutter is gone or hung, and so is the session */
         bool alive = !dbus_error_has_name(&err, DBUS_ERROR_NO_REPLY) && dbus_connection_get_is_connected(s->bus);
         dbus_error_free(&err);
-        return alive;
+        return alive ? 0 : -1;
     }
-    printf("done cmd=%s\n", w[0]);
-    return true;
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -372,18 +345,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("ready x=%d y=%d width=%d height=%d\n", s.x, s.y, s.width, s.height);
-    char line[LINE_MAX_LEN];
-    bool go_on = true;
-    while (go_on && fgets(line, sizeof line, stdin)) {
-        if (!strchr(line, '\n') && !feof(stdin)) {
-            int ch;
-            while ((ch = getchar()) != EOF && ch != '\n')
-                ;
-            printf("error cmd=? msg=a line longer than %d bytes\n", LINE_MAX_LEN - 2);
-            continue;
-        }
-        go_on = run_line(&s, line);
-    }
+    ipr_serve(run_command, &s);
     if (!s.closed && dbus_connection_get_is_connected(s.bus)) {
         DBusError stop_err;
         dbus_error_init(&stop_err);

@@ -52,9 +52,10 @@
 #include <unistd.h>
 #include <wayland-client.h>
 
+#include "input-proto.h"
+
 #include "wlr-virtual-input.h"
 
-#define LINE_MAX_LEN 1024
 #define IPC_MAGIC "i3-ipc"
 #define IPC_GET_OUTPUTS 3
 #define IPC_MAX_REPLY (4 << 20)
@@ -364,41 +365,6 @@ static uint32_t now_ms(void)
     return (uint32_t)(ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
-static bool parse_int(const char *word, long min, long max, long *out)
-{
-    if (!word)
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(word, &end, 0);
-    if (errno || *end || end == word || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_state(const char *word, bool *pressed)
-{
-    if (word && (!strcmp(word, "press") || !strcmp(word, "release"))) {
-        *pressed = !strcmp(word, "press");
-        return true;
-    }
-    return false;
-}
-
-/* The evdev code of the keys an interactive resize uses, by X keysym; 0 for any other. */
-static uint32_t evdev_of_keysym(long keysym)
-{
-    static const struct { long keysym; uint32_t code; } keys[] = {
-        {0xff51, 105}, {0xff52, 103}, {0xff53, 106}, {0xff54, 108}, /* Left Up Right Down */
-        {0xff0d, 28},  {0xffe1, 42},                                 /* Return Shift_L */
-    };
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (keys[i].keysym == keysym)
-            return keys[i].code;
-    return 0;
-}
-
 static uint32_t clamp_extent(long v, int extent)
 {
     return v < 0 ? 0 : v > extent ? (uint32_t)extent : (uint32_t)v;
@@ -410,7 +376,7 @@ static bool motion_request(struct seat *s, char **w, int n, char *msg, size_t le
 {
     long a, b;
     bool rel = w[0][6] == '-';
-    if (n != 3 || !parse_int(w[1], -32768, 32767, &a) || !parse_int(w[2], -32768, 32767, &b)) {
+    if (n != 3 || !ipr_int(w[1], -32768, 32767, &a) || !ipr_int(w[2], -32768, 32767, &b)) {
         snprintf(msg, len, "expected `%s %s` with integers -32768..32767", w[0], rel ? "DX DY" : "X Y");
         return false;
     }
@@ -429,7 +395,7 @@ static bool button_request(struct seat *s, char **w, int n, char *msg, size_t le
     static const uint32_t codes[] = {0, BTN_LEFT, BTN_MIDDLE, BTN_RIGHT};
     long a;
     bool pressed;
-    if (n != 3 || !parse_int(w[1], 1, 3, &a) || !parse_state(w[2], &pressed)) {
+    if (n != 3 || !ipr_int(w[1], 1, 3, &a) || !ipr_state(w[2], &pressed)) {
         snprintf(msg, len, "expected `button N press|release` with N 1 (left), 2 (middle) or 3 (right)");
         return false;
     }
@@ -443,12 +409,12 @@ static bool key_request(struct seat *s, char **w, int n, char *msg, size_t len)
 {
     long a;
     bool pressed, sym = !strcmp(w[0], "key");
-    if (n != 3 || !parse_int(w[1], 1, sym ? 0x1ffffff : 0xffff, &a) || !parse_state(w[2], &pressed)) {
+    if (n != 3 || !ipr_int(w[1], 1, sym ? 0x1ffffff : 0xffff, &a) || !ipr_state(w[2], &pressed)) {
         snprintf(msg, len, "expected `%s` then press or release",
                  sym ? "key KEYSYM (0xff53 or decimal)" : "keycode EVDEV-CODE");
         return false;
     }
-    uint32_t code = sym ? evdev_of_keysym(a) : (uint32_t)a;
+    uint32_t code = sym ? ipr_evdev_of_keysym(a) : (uint32_t)a;
     if (!code) {
         snprintf(msg, len, "no evdev code known for keysym %s (the arrows, Return and Shift_L are; `keycode CODE` "
                            "takes any)", w[1]);
@@ -472,29 +438,17 @@ static bool command_request(struct seat *s, char **w, int n, char *msg, size_t l
     return false;
 }
 
-/* Runs one command line; false when the helper is to end (quit, or the connection is gone). */
-static bool run_line(struct seat *s, char *line)
+/* One command (tools/input-proto.h): its request, then a round trip, after which sway has handled it. */
+static int run_command(void *ctx, char **w, int n, char *msg, size_t len)
 {
-    char *w[8] = {0}, *save = NULL, msg[256];
-    int n = 0;
-    for (char *t = strtok_r(line, " \t\r\n", &save); t && n < 8; t = strtok_r(NULL, " \t\r\n", &save))
-        w[n++] = t;
-    if (n == 0 || w[0][0] == '#')
-        return true;
-    if (!strcmp(w[0], "quit")) {
-        printf("done cmd=quit\n");
-        return false;
+    struct seat *s = ctx;
+    if (!command_request(s, w, n, msg, len))
+        return 0;
+    if (wl_display_roundtrip(s->display) < 0) {
+        snprintf(msg, len, "the Wayland connection to sway failed: %s", strerror(errno));
+        return -1;
     }
-    if (!command_request(s, w, n, msg, sizeof msg)) {
-        printf("error cmd=%s msg=%s\n", w[0], msg);
-        return true;
-    }
-    if (wl_display_roundtrip(s->display) < 0) { /* sway handled the request when this returns */
-        printf("error cmd=%s msg=the Wayland connection to sway failed: %s\n", w[0], strerror(errno));
-        return false;
-    }
-    printf("done cmd=%s\n", w[0]);
-    return true;
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -512,18 +466,7 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("ready x=%d y=%d width=%d height=%d\n", s.output.x, s.output.y, s.output.width, s.output.height);
-    char line[LINE_MAX_LEN];
-    bool go_on = true;
-    while (go_on && fgets(line, sizeof line, stdin)) {
-        if (!strchr(line, '\n') && !feof(stdin)) {
-            int ch;
-            while ((ch = getchar()) != EOF && ch != '\n')
-                ;
-            printf("error cmd=? msg=a line longer than %d bytes\n", LINE_MAX_LEN - 2);
-            continue;
-        }
-        go_on = run_line(&s, line);
-    }
+    ipr_serve(run_command, &s);
     bool lost = wl_display_get_error(s.display) != 0;
     wl_display_disconnect(s.display);
     return lost ? 1 : 0;

@@ -164,8 +164,9 @@ def run_figures(trace):
 
 def capture_of(trace):
     """How the run's frames were seen: off the X root by DAMAGE (every composited frame), from a
-    Wayland compositor's screen stream, with its frame rate against the output's refresh and the gaps
-    in which frames may be missing, or sampled by its own pictures (pictures/s: some frames, not all); and how the pointer and keys were given (XTEST, or the
+    Wayland compositor's screen stream, with its frame rate against the output's refresh and the
+    gaps in which frames may be missing, or sampled by its own pictures (pictures/s: some frames,
+    not all); and how the pointer and keys were given (XTEST, or the
     compositor's own seat).  Rows from before the stream existed are root-damage and XTEST."""
     via = trace.get("capture_via", "root-damage")
     out = {"via": via, "input_via": trace.get("input_via", "xtest")}

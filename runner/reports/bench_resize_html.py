@@ -149,7 +149,8 @@ def section(doc, rows, h):
     parts = ["<h2>Resize</h2>",
              "<p>One window resized along a fixed path (grow right, grow down, shrink diagonally), by the "
              "pointer (_NET_WM_MOVERESIZE, XTEST motion), by the keyboard (arrow keys) or by its own "
-             "ConfigureRequests. Each frame the compositor showed is read (off the root, or its screen stream) with the window's geometry: "
+             "ConfigureRequests. Each frame the compositor showed is read (off the root, or its screen stream) "
+             "with the window's geometry: "
              "<b>consistent</b> (one paint, made for the size shown, and the window ending where the server has "
              "it), <b>stale</b> (a paint for another size: cropped, an unpainted strip of background, black or "
              "garbage, stretched), <b>torn</b> (two paints in one frame), <b>bounced</b> (the fixed corner moved). "
