@@ -163,16 +163,9 @@ static void finish_capture(struct cap_state *st)
         int64_t since = w->last_begin;
         w->last_begin = t0;
         /* a record when the pixel or the window's mapped state changed (as oracle-screen.c) */
-        const char *via = !w->have_value ? "create" : w->mapped != w->shown_mapped ? (w->mapped ? "map" : "unmap")
-                          : w->rgb != rgb ? "capture"
-                          : w->shown_x != w->job_x || w->shown_y != w->job_y ? "moved" : NULL;
+        const char *via = ow_shows_news(w, rgb, w->job_x, w->job_y, "capture");
         if (!via)
             continue;
-        w->have_value = true;
-        w->rgb = rgb;
-        w->shown_x = w->job_x;
-        w->shown_y = w->job_y;
-        w->shown_mapped = w->mapped;
         char line[512];
         if (st->s && st->active &&
             screen_format_shows(line, sizeof line, w->client, w->window, rgb, w->job_x, w->job_y, w->mapped, via,

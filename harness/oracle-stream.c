@@ -90,16 +90,9 @@ static void apply_frame(struct str_state *st, const struct stream_frame *f)
         if (w->gone || w->job_x < 0 || point_rgb(f, w->job_x, w->job_y, &rgb) < 0)
             continue;
         screen_behind_note(&w->behind, w->mapped, w->job_x, w->job_y, rgb);
-        const char *via = !w->have_value ? "create" : w->mapped != w->shown_mapped ? (w->mapped ? "map" : "unmap")
-                          : w->rgb != rgb ? kind
-                          : w->shown_x != w->job_x || w->shown_y != w->job_y ? "moved" : NULL;
+        const char *via = ow_shows_news(w, rgb, w->job_x, w->job_y, kind);
         if (!via)
             continue;
-        w->have_value = true;
-        w->rgb = rgb;
-        w->shown_x = w->job_x;
-        w->shown_y = w->job_y;
-        w->shown_mapped = w->mapped;
         char line[512];
         if (screen_format_shows(line, sizeof line, w->client, w->window, rgb, w->job_x, w->job_y, w->mapped, via,
                                 0, screen_behind_changed(&w->behind, w->job_x, w->job_y, rgb)) == 0) {

@@ -82,6 +82,21 @@ bool ow_on_screen(const struct ow_tracker *t, const struct ow_window *w)
     return !w->gone && w->geom_valid && w->cx >= 0 && w->cy >= 0 && w->cx < t->width && w->cy < t->height;
 }
 
+const char *ow_shows_news(struct ow_window *w, uint32_t rgb, int x, int y, const char *kind)
+{
+    const char *via = !w->have_value ? "create" : w->mapped != w->shown_mapped ? (w->mapped ? "map" : "unmap")
+                      : w->rgb != rgb ? kind
+                      : w->shown_x != x || w->shown_y != y ? "moved" : NULL;
+    if (!via)
+        return NULL;
+    w->have_value = true;
+    w->rgb = rgb;
+    w->shown_x = x;
+    w->shown_y = y;
+    w->shown_mapped = w->mapped;
+    return via;
+}
+
 bool ow_set_mapped(struct ow_window *w, bool mapped)
 {
     bool changed = w->mapped != mapped;

@@ -74,6 +74,12 @@ void ow_refresh_geometry(struct ow_tracker *t);
 bool ow_on_screen(const struct ow_tracker *t, const struct ow_window *w);
 /* Sets the mapped state (the geometry is asked again); true when it changed. */
 bool ow_set_mapped(struct ow_window *w, bool mapped);
+/* What a picture of w's point (x, y) showing rgb is news of, for a `shows` record: "create" (the
+ * first), "map" or "unmap" (its mapped state changed since the last record), `kind` (the colour
+ * changed) or "moved" (the point moved); NULL when nothing changed.  A change is taken as recorded:
+ * the next one is against it.  For the oracles that see pictures (stream, capture); oracle-screen.c
+ * forces its own records. */
+const char *ow_shows_news(struct ow_window *w, uint32_t rgb, int x, int y, const char *kind);
 
 /* What an event or a client's record says about the case's windows.  The tracker applies
  * geometry (OW_GEOMETRY) and destruction (OW_GONE, OW_DESTROY) itself; OW_MAP and OW_UNMAP are
