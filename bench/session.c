@@ -39,6 +39,7 @@ struct bench_session {
     struct capture capture;  /* its `screen-capture:` where it has no stream: pictures, sampled */
     bool have_capture;
     char no_input[600];      /* why the pointer and keyboard cannot drive it here ("": they can) */
+    char *helper_env[CAPTURE_MAX_ENV + 1]; /* the helpers' environment (compositor_helper_env) */
 };
 
 struct bench_session *bench_session_new(void)
@@ -63,18 +64,6 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
     return type == FTW_DP ? rmdir(path) : unlink(path);
 }
 
-/* The X locks and sockets a compositor's own X server left (mutter holds a second display) */
-static void remove_own_locks(const struct bench_session *s, int display)
-{
-    if (display >= 0)
-        xserver_remove_stale(display);
-    unsigned char now[XSERVER_MAX_LOCKS];
-    xserver_locks(now, XSERVER_MAX_LOCKS);
-    for (int d = 0; d < XSERVER_MAX_LOCKS; d++)
-        if (now[d] && !s->locks_before[d])
-            xserver_remove_stale(d);
-}
-
 void bench_session_end(struct bench_session *s)
 {
     if (s->have_input)
@@ -91,8 +80,9 @@ void bench_session_end(struct bench_session *s)
     if (s->own_xserver) {
         if (report > 0)
             kill(report, SIGKILL);
-        remove_own_locks(s, display);
+        xserver_remove_stale_since(s->locks_before, display);
     }
+    compositor_free_env(s->helper_env);
     isolation_close(&s->home);
     proc_kill_all();
     if (s->tmp_dir[0])
@@ -121,23 +111,6 @@ void bench_session_write_row(const struct bench_session *s, const struct row_sin
     row_end(&r);
 }
 
-/* A helper's environment: the compositor's private home and bus, the conf's env: and the session's
- * variables its {report} saw (as the harness gives its screen and input helpers, lifecycle.c). */
-static char **helper_env(const struct bench_session *s, const struct session_spec *spec, const char *start_dir)
-{
-    static char *env[64];
-    int n = 0;
-    for (int i = 0; s->wm.iso.env[i] && n < 40; i++)
-        env[n++] = s->wm.iso.env[i];
-    char **conf = compositor_profile_env(spec->profile, spec->root, start_dir);
-    for (int i = 0; conf && conf[i] && n < 58; i++)
-        env[n++] = conf[i];
-    for (int i = 0; i < 4 && s->wm.own_env[i] && n < 63; i++)
-        env[n++] = s->wm.own_env[i];
-    env[n] = NULL;
-    return env;
-}
-
 /* The stream and the input helper of a compositor that brings its X server.  Without a stream the
  * resize cells cannot see its screen (its root shows nothing composited): that is the cell's error,
  * not the session's.  Without an input path the pointer and keyboard triggers cannot drive it. */
@@ -145,7 +118,8 @@ static int start_helpers(struct bench_session *s, const struct session_spec *spe
                          size_t errlen)
 {
     const struct compositor_profile *p = spec->profile;
-    char **env = helper_env(s, spec, start_dir);
+    char **env = s->helper_env;
+    compositor_helper_env(&s->wm, p, spec->root, start_dir, env, CAPTURE_MAX_ENV);
     char command[2048], why[1024];
     if (p->screen_stream[0]) {
         compositor_start_command(p->screen_stream, spec->root, start_dir, command, sizeof command);
@@ -157,8 +131,8 @@ static int start_helpers(struct bench_session *s, const struct session_spec *spe
     } else if (p->screen_capture[0]) {
         struct capture *c = &s->capture;
         compositor_start_command(p->screen_capture, spec->root, start_dir, c->command, sizeof c->command);
-        for (int i = 0; env[i] && i < CAPTURE_MAX_ENV; i++)
-            c->env[i] = env[i];
+        for (int i = 0; env[i]; i++)
+            c->env[i] = env[i]; /* the session's copies, freed with it */
         c->width = s->xs.screen ? s->xs.screen->width_in_pixels : 0;
         c->height = s->xs.screen ? s->xs.screen->height_in_pixels : 0;
         c->log_fd = s->wm.log_fd;

@@ -462,6 +462,28 @@ int compositor_prepare_report(const char *start_dir, char *fifo, size_t len, cha
     return chmod(script, 0700);
 }
 
+void compositor_helper_env(const struct compositor *c, const struct compositor_profile *p, const char *root,
+                           const char *start_dir, char **out, int max)
+{
+    int n = 0;
+    for (int i = 0; c->iso.env[i] && n < max; i++) /* the compositor's private home and bus */
+        out[n++] = strdup(c->iso.env[i]);
+    char **env = compositor_profile_env(p, root, start_dir);
+    for (int i = 0; env && env[i] && n < max; i++)
+        out[n++] = strdup(env[i]);
+    for (int i = 0; i < 4 && c->own_env[i] && n < max; i++)
+        out[n++] = strdup(c->own_env[i]);
+    out[n] = NULL;
+}
+
+void compositor_free_env(char **env)
+{
+    for (int i = 0; env[i]; i++) {
+        free(env[i]);
+        env[i] = NULL;
+    }
+}
+
 int compositor_start_own(struct compositor *c, struct xserver *x, const char *command, enum ready_kind ready,
                          const char *log_path, int deadline_ms, const char *report_fifo, char *err, size_t errlen)
 {

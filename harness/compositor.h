@@ -8,6 +8,8 @@
 #include "isolation.h"
 #include "xserver.h"
 
+struct compositor_profile;
+
 enum ready_kind {
     READY_WM = 1,          /* WM_S0 owned, _NET_SUPPORTING_WM_CHECK valid */
     READY_CM = 2,          /* _NET_WM_CM_S0 owned */
@@ -61,6 +63,13 @@ void compositor_start_command(const char *cmd, const char *root, const char *sta
 /* For `xserver: own`: makes the fifo the session's report arrives in and the {report} script, in
  * start_dir; 0, or -1 with err. */
 int compositor_prepare_report(const char *start_dir, char *fifo, size_t len, char *err, size_t errlen);
+/* The environment of a helper that speaks to the compositor (a screen capture or stream, the input
+ * path): its private home and bus, the conf's env: (p, with {root} and {tmpdir} = start_dir) and
+ * the session's variables its {report} saw, as NAME=VALUE copies into out (NULL-terminated, at most
+ * max entries before it); free them with compositor_free_env. */
+void compositor_helper_env(const struct compositor *c, const struct compositor_profile *p, const char *root,
+                           const char *start_dir, char **out, int max);
+void compositor_free_env(char **env);
 /* A compositor that brings its own X server (Xwayland): launched first; its session runs the
  * {report} command, which writes DISPLAY, XAUTHORITY and its PID into report_fifo (a fifo the
  * caller made); then x is attached to that server and readiness is waited for there. */

@@ -86,28 +86,11 @@ static void print_claims(struct run *r)
     tap_comment(&r->tap, "%s", line);
 }
 
-/* The environment of a helper that speaks to the compositor (a screen capture, the input path):
- * the compositor's private home and bus, the conf's env: and the session's variables its {report}
- * saw, as NAME=VALUE copies into out (NULL-terminated, at most max); free them with free_env. */
+/* The environment of a helper that speaks to the compositor (compositor_helper_env); free it with
+ * compositor_free_env. */
 static void helper_env(struct run *r, const struct compositor_profile *p, char **out, int max)
 {
-    int n = 0;
-    for (int i = 0; r->wm.iso.env[i] && n < max; i++) /* the compositor's private home and bus */
-        out[n++] = strdup(r->wm.iso.env[i]);
-    char **env = compositor_profile_env(p, r->o->root, r->start_dir);
-    for (int i = 0; env && env[i] && n < max; i++)
-        out[n++] = strdup(env[i]);
-    for (int i = 0; i < 4 && r->wm.own_env[i] && n < max; i++)
-        out[n++] = strdup(r->wm.own_env[i]);
-    out[n] = NULL;
-}
-
-static void free_env(char **env)
-{
-    for (int i = 0; env[i]; i++) {
-        free(env[i]);
-        env[i] = NULL;
-    }
+    compositor_helper_env(&r->wm, p, r->o->root, r->start_dir, out, max);
 }
 
 /* The screen-capture command of this start (compositors/NAME.conf `screen-capture:`), with its
@@ -116,7 +99,7 @@ static void free_env(char **env)
 static bool make_capture(struct run *r)
 {
     const struct compositor_profile *p = r->o->wm_named ? &r->o->wm_profile : NULL;
-    free_env(r->capture.env);
+    compositor_free_env(r->capture.env);
     r->capture.stream = NULL;
     r->capture.command[0] = r->capture.stream_command[0] = 0;
     if (!p || (!p->screen_capture[0] && !p->screen_stream[0]) || !r->o->own_xserver)
@@ -174,7 +157,7 @@ static void start_input(struct run *r)
     int root_w = r->x.screen ? r->x.screen->width_in_pixels : 0, root_h = r->x.screen ? r->x.screen->height_in_pixels : 0;
     int rc = input_path_start(&r->input, command, env, r->wm.log_fd, root_w, root_h, (int)(5000 * r->o->timeout_scale),
                               err, sizeof err);
-    free_env(env);
+    compositor_free_env(env);
     if (rc < 0) {
         snprintf(r->input_error, sizeof r->input_error, "the compositor's input path `%s` did not start: %s", command,
                  err);
@@ -224,16 +207,7 @@ static void stop_compositor(struct run *r)
     xserver_stop(&r->x);
     if (report > 0)
         kill(report, SIGKILL);
-    if (display >= 0)
-        xserver_remove_stale(display);
-    /* a compositor may have held more than the display it reported (mutter keeps a second one
-     * "for managed services"): every X lock that appeared since its start and whose process is
-     * gone is its own */
-    unsigned char now[XSERVER_MAX_LOCKS];
-    xserver_locks(now, XSERVER_MAX_LOCKS);
-    for (int d = 0; d < XSERVER_MAX_LOCKS; d++)
-        if (now[d] && !r->locks_before[d])
-            xserver_remove_stale(d);
+    xserver_remove_stale_since(r->locks_before, display);
 }
 
 void lifecycle_stop(struct run *r)

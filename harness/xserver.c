@@ -256,6 +256,17 @@ void xserver_remove_stale(int display)
     unlink(lock);
 }
 
+void xserver_remove_stale_since(const unsigned char *before, int display)
+{
+    if (display >= 0)
+        xserver_remove_stale(display);
+    unsigned char now[XSERVER_MAX_LOCKS];
+    xserver_locks(now, XSERVER_MAX_LOCKS);
+    for (int d = 0; d < XSERVER_MAX_LOCKS; d++)
+        if (now[d] && !before[d])
+            xserver_remove_stale(d);
+}
+
 int xserver_locks(unsigned char *held, int max)
 {
     int n = 0;

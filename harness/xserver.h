@@ -33,6 +33,11 @@ void xserver_remove_stale(int display);
 int xserver_locks(unsigned char *held, int max);
 pid_t xserver_lock_pid(int display);
 #define XSERVER_MAX_LOCKS 1024
+/* After a compositor that brought its own X server stopped: display's lock (-1: none), and every X
+ * lock that appeared since `before` (xserver_locks at its start) whose process is gone, removed with
+ * their sockets.  A compositor may hold more than the display it reported (mutter keeps a second
+ * one "for managed services"). */
+void xserver_remove_stale_since(const unsigned char *before, int display);
 /* Disconnects, and stops Xvfb when it is ours. */
 void xserver_stop(struct xserver *x);
 
