@@ -147,19 +147,24 @@ static int thumb_slot(const struct resize_capture *cp, long score)
     return score > cp->thumbs[least].score ? least : -1;
 }
 
+void resize_picture_lines(const uint8_t *rgb, uint32_t *row, uint32_t *col)
+{
+    for (int x = 0; x < LINE_W; x++) {
+        const uint8_t *p = rgb + ((size_t)(PAD + INSET) * LINE_W + (size_t)x) * 3;
+        row[x] = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+    }
+    for (int y = 0; y < LINE_H; y++) {
+        const uint8_t *p = rgb + ((size_t)y * LINE_W + (size_t)(PAD + INSET)) * 3;
+        col[y] = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+    }
+}
+
 /* the crop's own row and column (LINE_W x LINE_H, 8-bit RGB), decoded as the capture's lines were:
  * the same frame? */
 static bool crop_matches(const struct resize_capture *cp, const uint8_t *rgb, const struct capture_rec *r)
 {
     uint32_t row_px[LINE_W], col_px[LINE_H];
-    for (int x = 0; x < LINE_W; x++) {
-        const uint8_t *p = rgb + ((size_t)(PAD + INSET) * LINE_W + (size_t)x) * 3;
-        row_px[x] = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-    }
-    for (int y = 0; y < LINE_H; y++) {
-        const uint8_t *p = rgb + ((size_t)y * LINE_W + (size_t)(PAD + INSET)) * 3;
-        col_px[y] = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-    }
+    resize_picture_lines(rgb, row_px, col_px);
     struct line_info row = resize_decode_line(cp, row_px, LINE_W), col = resize_decode_line(cp, col_px, LINE_H);
     return memcmp(&row, &r->row, sizeof row) == 0 && memcmp(&col, &r->col, sizeof col) == 0;
 }

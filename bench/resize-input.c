@@ -94,7 +94,6 @@ static bool seat_event(struct driver *d, const char *fmt, ...)
     bool ok = write(d->seat_fd, event, n + 1) == (ssize_t)(n + 1);
     answer[0] = 0;
     ok = ok && seat_answer(d, answer, sizeof answer);
-    d->seat_events++;
     if (!ok && !d->seat_error[0])
         snprintf(d->seat_error, sizeof d->seat_error, "%.*s: %s", (int)n, event,
                  answer[0] ? answer : "no answer from the input helper");

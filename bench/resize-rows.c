@@ -102,17 +102,16 @@ static void write_capture_fields(struct row *r, const struct rcell *rc)
     row_str(r, "input_via", rc->drv.seat_fd >= 0 ? "seat" : "xtest");
     if (rc->drv.seat_error[0])
         row_str(r, "input_error", rc->drv.seat_error);
-    double span_s = (double)(cp->stream_last_us - cp->stream_first_us) / 1e6;
-    if (cp->sampler) { /* pictures, one after another: how many a second, and how many failed */
-        row_int(r, "capture_frames", cp->stream_frames);
-        row_num(r, "capture_fps", span_s > 0 ? (cp->stream_frames - 1) / span_s : 0.0);
-        row_int(r, "capture_failures", cp->sample_failures);
-    }
-    if (!cp->stream)
+    if (!cp->stream && !cp->sampler)
         return;
-    row_str(r, "capture_timing", cp->recorded_times ? "recorded" : "commit");
+    double span_s = (double)(cp->stream_last_us - cp->stream_first_us) / 1e6;
     row_int(r, "capture_frames", cp->stream_frames);
     row_num(r, "capture_fps", span_s > 0 ? (cp->stream_frames - 1) / span_s : 0.0);
+    if (cp->sampler) { /* pictures, one after another: how many failed */
+        row_int(r, "capture_failures", cp->sample_failures);
+        return;
+    }
+    row_str(r, "capture_timing", cp->recorded_times ? "recorded" : "commit");
     row_num(r, "refresh_hz", cp->refresh_mhz / 1000.0);
     row_int(r, "capture_gaps", cp->stream_gaps);
     row_num(r, "capture_gap_ms", (double)cp->stream_gap_us / 1000.0);

@@ -32,10 +32,7 @@ static void take_picture(struct resize_capture *cp, const struct image *im)
     if (k >= MAX_CAPTURES || im->w != LINE_W || im->h != LINE_H)
         return;
     uint32_t row[LINE_W], col[LINE_H];
-    for (int x = 0; x < LINE_W; x++)
-        row[x] = (uint32_t)image_pixel(im, x, PAD + INSET);
-    for (int y = 0; y < LINE_H; y++)
-        col[y] = (uint32_t)image_pixel(im, PAD + INSET, y);
+    resize_picture_lines(im->rgb, row, col);
     struct capture_rec *r = &cp->recs[k];
     r->damage_us = cp->job.t_begin; /* the screen at some time between the picture's start and end */
     r->sample_us = cp->job.t_end;
@@ -46,7 +43,7 @@ static void take_picture(struct resize_capture *cp, const struct image *im)
     cp->stream_last_us = r->sample_us;
     atomic_store(&cp->corner_rgb, row[PAD + INSET]);
     free(cp->latest.rgb);
-    cp->latest = *im; /* kept for a picture of a glitched frame (resize_capture_crop) */
+    cp->latest = *im; /* kept for a picture of a glitched frame (resize_sampled_crop) */
     r->row = resize_decode_line(cp, row, LINE_W);
     r->col = resize_decode_line(cp, col, LINE_H);
     resize_capture_keep(cp, k);

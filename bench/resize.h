@@ -167,10 +167,9 @@ struct driver {
     xcb_get_keyboard_mapping_reply_t *keymap;
     uint8_t keymap_min;
     /* input through the compositor's own seat (its conf's `input:`, harness/input-path.h) instead of
-     * XTEST: the helper's socket (-1: XTEST), its first error, and its events */
+     * XTEST: the helper's socket (-1: XTEST) and its first error */
     int seat_fd;
     char seat_error[256];
-    int seat_events;
 };
 
 
@@ -231,6 +230,8 @@ uint8_t *resize_sampled_crop(const struct resize_capture *cp);
 bool resize_read_geometry(const struct resize_capture *cp, struct capture_rec *r);
 /* the pixel i of a line read off the root, as 0xRRGGBB */
 uint32_t resize_capture_px(const struct resize_capture *cp, const uint8_t *d, int i);
+/* the capture's row and column out of a picture of the lines' area (LINE_W x LINE_H, 8-bit RGB) */
+void resize_picture_lines(const uint8_t *rgb, uint32_t *row, uint32_t *col);
 /* a line of n 0xRRGGBB pixels from PAD before the corner, decoded */
 struct line_info resize_decode_line(const struct resize_capture *cp, const uint32_t *px, int n);
 /* recs[k] is complete: counted, and a picture taken if it is among the worst-looking */
